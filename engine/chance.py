@@ -1,0 +1,161 @@
+"""Chance events: deals, a leader picked by chance, reshuffles of the discards.
+
+The game never touches a random generator itself; it asks a `Chance`. A
+`RandomChance` draws from an injected `random.Random`; a `RecordChance` takes
+the outcomes a record fixes and falls back on its seed for the rest. Either
+way the game writes every outcome into its own deal log, so its record
+replays the same in any engine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from engine.cards import DECK, Card, CardError, parse_card
+from engine.errors import RecordError
+
+Hands = list[list[Card] | None]
+
+
+class Chance(Protocol):
+    def first_leader(self, seats: int) -> int: ...
+
+    def deal(self, index: int, dealt: Sequence[bool], hand_size: int) -> tuple[Hands, list[Card]]:
+        """Deal `index` (0, 1, ...): a hand of `hand_size` for each seat with
+        `dealt[seat]`, None for the others, and the stock, next card first."""
+        ...
+
+    def leader(self, index: int, candidates: Sequence[int]) -> int:
+        """The leader chance picks among `candidates`, on deal `index`."""
+        ...
+
+    def reshuffle(self, index: int, count: int, cards: Sequence[Card]) -> list[Card]:
+        """The order of the discards when they go under the stock for the
+        `count`-th time (0, 1, ...) in deal `index`."""
+        ...
+
+
+class RandomChance:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def first_leader(self, seats: int) -> int:
+        return self.rng.randrange(seats)
+
+    def deal(self, index: int, dealt: Sequence[bool], hand_size: int) -> tuple[Hands, list[Card]]:
+        deck = list(DECK)
+        self.rng.shuffle(deck)
+        hands: Hands = []
+        pos = 0
+        for gets in dealt:
+            if gets:
+                hands.append(deck[pos:pos + hand_size])
+                pos += hand_size
+            else:
+                hands.append(None)
+        return hands, deck[pos:]
+
+    def leader(self, index: int, candidates: Sequence[int]) -> int:
+        return candidates[self.rng.randrange(len(candidates))]
+
+    def reshuffle(self, index: int, count: int, cards: Sequence[Card]) -> list[Card]:
+        out = list(cards)
+        self.rng.shuffle(out)
+        return out
+
+
+class RecordChance(RandomChance):
+    """The outcomes of a record's `deals`, checked when they are used."""
+
+    def __init__(self, deals: Sequence[object], rng: random.Random) -> None:
+        super().__init__(rng)
+        self.deals = deals
+
+    def _entry(self, index: int) -> dict[str, object] | None:
+        if index >= len(self.deals):
+            return None
+        entry = self.deals[index]
+        if not isinstance(entry, dict):
+            raise RecordError(f"deals[{index}] must be an object with hands and stock")
+        return entry
+
+    def deal(self, index: int, dealt: Sequence[bool], hand_size: int) -> tuple[Hands, list[Card]]:
+        entry = self._entry(index)
+        if entry is None:
+            return super().deal(index, dealt, hand_size)
+        return _checked_deal(index, entry, dealt, hand_size)
+
+    def leader(self, index: int, candidates: Sequence[int]) -> int:
+        entry = self._entry(index)
+        if entry is None or "leader" not in entry:
+            return super().leader(index, candidates)
+        leader = entry["leader"]
+        if type(leader) is not int or leader not in candidates:
+            raise RecordError(f"deals[{index}].leader must be one of seats "
+                              f"{', '.join(map(str, candidates))}, got {leader!r}")
+        return leader
+
+    def reshuffle(self, index: int, count: int, cards: Sequence[Card]) -> list[Card]:
+        entry = self._entry(index)
+        lists = None if entry is None else entry.get("reshuffles")
+        if lists is None:
+            return super().reshuffle(index, count, cards)
+        if not isinstance(lists, list):
+            raise RecordError(f"deals[{index}].reshuffles must be a list of card lists")
+        if count >= len(lists):
+            return super().reshuffle(index, count, cards)
+        where = f"deals[{index}].reshuffles[{count}]"
+        order = _cards(where, lists[count])
+        if sorted(c.index for c in order) != sorted(c.index for c in cards):
+            raise RecordError(f"{where} must hold exactly the {len(cards)} discarded cards: "
+                              f"{' '.join(sorted(c.text for c in cards))}")
+        return order
+
+
+def _cards(where: str, value: object) -> list[Card]:
+    if not isinstance(value, list):
+        raise RecordError(f"{where} must be a list of cards")
+    try:
+        return [parse_card(text) for text in value]
+    except CardError as err:
+        raise RecordError(f"{where}: {err}") from None
+
+
+def _checked_deal(index: int, entry: dict[str, object], dealt: Sequence[bool],
+                  hand_size: int) -> tuple[Hands, list[Card]]:
+    where = f"deals[{index}]"
+    raw_hands = entry.get("hands")
+    if not isinstance(raw_hands, list) or len(raw_hands) != len(dealt):
+        raise RecordError(f"{where}.hands must list one entry per seat ({len(dealt)})")
+    hands: Hands = []
+    for seat, (raw, gets) in enumerate(zip(raw_hands, dealt, strict=True)):
+        if raw is None:
+            if gets:
+                raise RecordError(f"{where} gives seat {seat} no hand, but seat {seat} "
+                                  "takes part in this deal")
+            hands.append(None)
+            continue
+        if not gets:
+            raise RecordError(f"{where} gives seat {seat} a hand, but seat {seat} "
+                              "is out of the game or not in this round")
+        hand = _cards(f"{where}.hands[{seat}]", raw)
+        if len(hand) != hand_size:
+            raise RecordError(f"{where}: seat {seat}'s hand holds {len(hand)} cards, "
+                              f"not {hand_size}")
+        hands.append(hand)
+    stock = _cards(f"{where}.stock", entry.get("stock"))
+    _check_whole_deck(where, [c for h in hands if h for c in h] + stock)
+    return hands, stock
+
+
+def _check_whole_deck(where: str, cards: list[Card]) -> None:
+    seen: set[int] = set()
+    for card in cards:
+        if card.index in seen:
+            raise RecordError(f"{where} holds {card.text} twice")
+        seen.add(card.index)
+    missing = [c.text for c in DECK if c.index not in seen]
+    if missing:
+        raise RecordError(f"{where} misses {' '.join(missing)}")
