@@ -10,6 +10,7 @@ run inside `apply`. Chance comes only from the injected `Chance`.
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -132,8 +133,7 @@ class Game:
                 return []
             return [ev.act(ev.CALL, s), ev.act(ev.FOLD, s)]
         if phase is Phase.WINDOW:
-            seats = range(self.n) if seat is None else (seat,)
-            out = [ev.act(ev.VUILE_WAS, s) for s in seats if self._may_call(s)]
+            out = [ev.act(ev.VUILE_WAS, s) for s in self._window_seats(seat) if self._may_call(s)]
             if seat is None:
                 out.append(ev.act(ev.CLOSE_WINDOW))
             return out
@@ -143,14 +143,15 @@ class Game:
                 return []
             return [ev.act(ev.CHECK, s), ev.act(ev.BELIEVE, s)]
         if phase is Phase.DEAD_MAN_CHOICE:
-            seats = sorted(self.choosers) if seat is None else (
-                [seat] if seat in self.choosers else [])
-            return [e for s in seats for e in (ev.act(ev.PLAY_IN, s), ev.act(ev.SIT_OUT, s))]
+            choosers = [s for s in sorted(self.choosers) if seat is None or s == seat]
+            return [e for s in choosers for e in (ev.act(ev.PLAY_IN, s), ev.act(ev.SIT_OUT, s))]
         if phase is Phase.SUPER_QUESTION:
-            seats = self.waiting().seats if seat is None else (
-                (seat,) if seat in self.waiting().seats else ())
-            return [e for s in seats for e in (ev.act(ev.SUPER_YES, s), ev.act(ev.SUPER_NO, s))]
+            asked = [s for s in self.waiting().seats if seat is None or s == seat]
+            return [e for s in asked for e in (ev.act(ev.SUPER_YES, s), ev.act(ev.SUPER_NO, s))]
         return []
+
+    def _window_seats(self, seat: int | None) -> range:
+        return range(self.n) if seat is None else range(seat, seat + 1)
 
     def can(self, event: Event) -> bool:
         try:
@@ -165,6 +166,24 @@ class Game:
         _HANDLERS[event.do](self, event)
         self.events.append(event)
         return tuple(self._out)
+
+    def clone(self, chance: Chance | None = None) -> Game:
+        """An independent copy (for a computer player's look-ahead), drawing
+        further chance from `chance` if given."""
+        other = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, list):
+                setattr(other, name, list(value))
+            elif isinstance(value, set):
+                setattr(other, name, set(value))
+        other.hands = [list(h) for h in self.hands]
+        if self.deal_log:
+            last = self.deal_log[-1]
+            other.deal_log[-1] = DealEntry(last.hands, last.stock, last.leader,
+                                           list(last.reshuffles))
+        if chance is not None:
+            other.chance = chance
+        return other
 
     # --- verification -------------------------------------------------------------
 
