@@ -8,8 +8,8 @@ from collections.abc import Mapping
 # locales/; the engine's own text is for records, logs and the terminal game.
 MESSAGES: dict[str, str] = {
     "game_over": "the game is over",
-    "no_such_seat": "there is no seat {seat}",
-    "seat_out": "seat {seat} is out of the game",
+    "no_such_seat": "there is no seat {number}",
+    "seat_out": "seat {number} is out of the game",
     "not_in_round": "you are not in this round",
     "not_your_turn": "it is not your turn: waiting for {waiting}",
     "wrong_moment": "you cannot {do} now: {moment}",

@@ -202,9 +202,10 @@ class Game:
         if seat is None:
             raise IllegalEvent("", "missing_seat")
         if not 0 <= seat < self.n:
-            raise IllegalEvent("", "no_such_seat", seat=seat)
+            raise IllegalEvent("", "no_such_seat", number=seat)
         if self.out[seat]:
-            raise IllegalEvent("R16" if self.forfeited[seat] else "R14", "seat_out", seat=seat)
+            raise IllegalEvent("R16" if self.forfeited[seat] else "R14", "seat_out", seat,
+                               number=seat)
         if do != ev.FORFEIT:
             _VERIFIERS[do](self, seat, event)
 

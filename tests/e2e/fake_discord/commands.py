@@ -1,0 +1,108 @@
+"""Application command registration: validation like Discord's and stable ids."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .models import Json
+from .snowflake import Snowflakes
+
+# Discord rejects localization keys outside this list (a classic: "en" instead of "en-US").
+LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+_NAME = re.compile(r"^[-_'\w]{1,32}$")
+
+
+def command_problems(commands: Any) -> list[str]:
+    if not isinstance(commands, list):
+        return ["body must be a list of commands"]
+    if len(commands) > 100:
+        return [f"{len(commands)} commands, at most 100"]
+    problems: list[str] = []
+    for command in commands:
+        problems += _problems(command, str(command.get("name")), chat=command.get("type", 1) == 1)
+    return problems
+
+
+def _problems(item: Json, where: str, *, chat: bool) -> list[str]:
+    problems: list[str] = []
+    name = str(item.get("name", ""))
+    if not _NAME.match(name) or (chat and name != name.lower()):
+        problems.append(f"{where}: invalid name {name!r}")
+    if chat and not 1 <= len(str(item.get("description", ""))) <= 100:
+        problems.append(f"{where}: description must be 1-100 characters")
+    for key in ("name_localizations", "description_localizations"):
+        bad = set(item.get(key) or {}) - LOCALES
+        if bad:
+            problems.append(f"{where}: {key} has invalid locales {sorted(bad)}")
+    options: list[Json] = item.get("options") or []
+    if len(options) > 25:
+        problems.append(f"{where}: {len(options)} options, at most 25")
+    required = [bool(o.get("required")) for o in options if o.get("type") not in (1, 2)]
+    if required != sorted(required, reverse=True):
+        problems.append(f"{where}: required options must come before optional ones")
+    for option in options:
+        problems += _problems(option, f"{where} {option.get('name')}", chat=True)
+    return problems
+
+
+def register(
+    commands: list[Json], previous: list[Json], ids: Snowflakes, app_id: int, guild_id: int | None
+) -> list[Json]:
+    """Store a bulk overwrite; a command keeps its id when its name and type stay."""
+    known = {(c["name"], c.get("type", 1)): c["id"] for c in previous}
+    stored = []
+    for command in commands:
+        kind = command.get("type", 1)
+        entry: Json = {
+            "default_member_permissions": None,
+            "dm_permission": True,
+            "nsfw": False,
+            "contexts": None,
+            "integration_types": [0],
+            "options": [],
+            **command,
+            "id": known.get((command["name"], kind)) or str(ids.next()),
+            "application_id": str(app_id),
+            "type": kind,
+            "version": str(ids.next()),
+        }
+        if guild_id is not None:
+            entry["guild_id"] = str(guild_id)
+        stored.append(entry)
+    return stored

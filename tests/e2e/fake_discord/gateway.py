@@ -1,0 +1,247 @@
+"""The gateway websocket: HELLO, IDENTIFY/READY, GUILD_CREATE, heartbeats, RESUME, dispatch."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import zlib
+from dataclasses import dataclass, field
+
+from aiohttp import WSMsgType, web
+
+from .core import Settings
+from .models import Json, User
+from .store import Store
+
+HEARTBEAT, IDENTIFY, RESUME, RECONNECT, REQUEST_MEMBERS = 1, 2, 6, 7, 8
+INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
+PRESENCE_UPDATE, VOICE_STATE_UPDATE = 3, 4
+INTENT_GUILD_MEMBERS = 1 << 1
+PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
+RESUME_URL = "wss://gateway-us-east1-b.discord.gg"
+
+
+@dataclass
+class Connection:
+    """One websocket; its counters let tests check that zlib-stream was really used."""
+
+    ws: web.WebSocketResponse
+    query: dict[str, str]
+    compress: str | None
+    session: Session | None = None
+    frames_sent: int = 0
+    bytes_json: int = 0
+    bytes_wire: int = 0
+    heartbeats: int = 0
+    close_code: int | None = None
+    _zlib: zlib._Compress = field(default_factory=zlib.compressobj)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def send(self, payload: Json) -> None:
+        raw = json.dumps(payload, separators=(",", ":")).encode()
+        async with self._lock:  # the compression stream must match the frame order
+            if self.ws.closed:
+                return
+            self.frames_sent += 1
+            self.bytes_json += len(raw)
+            if self.compress == "zlib-stream":
+                # One shared stream for the whole connection; SYNC_FLUSH ends each
+                # payload with 00 00 ff ff, which is how discord.py finds the boundary.
+                data = self._zlib.compress(raw) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
+                self.bytes_wire += len(data)
+                await self.ws.send_bytes(data)
+            else:
+                self.bytes_wire += len(raw)
+                await self.ws.send_str(raw.decode())
+
+    async def close(self, code: int, reason: str) -> None:
+        self.close_code = code
+        await self.ws.close(code=code, message=reason.encode())
+
+
+@dataclass
+class Session:
+    id: str
+    intents: int
+    seq: int = 0
+    sent: list[Json] = field(default_factory=list)  # replayed on RESUME
+    connection: Connection | None = None
+
+
+class Gateway:
+    def __init__(self, settings: Settings, store: Store, bot: User, application_id: int) -> None:
+        self._settings = settings
+        self._store = store
+        self._bot = bot
+        self._application_id = application_id
+        self.connections: list[Connection] = []
+        self.sessions: dict[str, Session] = {}
+        self.ready = asyncio.Event()  # set once a bot identified and got all its guilds
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        query = dict(request.query)
+        conn = Connection(ws=ws, query=query, compress=query.get("compress"))
+        self.connections.append(conn)
+        problem = self._query_problem(query)
+        if problem:
+            self._store.error(f"gateway: {problem}")
+            await conn.close(4012 if "version" in problem else 4000, problem)
+            return ws
+        interval_ms = int(self._settings.heartbeat_interval * 1000)
+        await conn.send(
+            {"op": HELLO, "d": {"heartbeat_interval": interval_ms}, "s": None, "t": None}
+        )
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                self._store.error(f"gateway: unexpected frame type {msg.type}")
+                continue
+            await self._on_payload(conn, json.loads(msg.data))
+        if conn.session is not None and conn.session.connection is conn:
+            conn.session.connection = None
+        self._store.touch()
+        return ws
+
+    @staticmethod
+    def _query_problem(query: dict[str, str]) -> str | None:
+        if query.get("v") != "10":
+            return f"invalid API version {query.get('v')!r}"
+        if query.get("encoding", "json") != "json":
+            return f"unsupported encoding {query.get('encoding')!r}"
+        if query.get("compress") not in (None, "zlib-stream"):
+            return f"unsupported compress {query.get('compress')!r}"
+        return None
+
+    async def _on_payload(self, conn: Connection, payload: Json) -> None:
+        op, data = payload.get("op"), payload.get("d")
+        if op == HEARTBEAT:
+            conn.heartbeats += 1
+            await conn.send({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+        elif op == IDENTIFY:
+            await self._identify(conn, data or {})
+        elif op == RESUME:
+            await self._resume(conn, data or {})
+        elif conn.session is None:
+            await conn.close(4003, "Not authenticated.")
+        elif op == REQUEST_MEMBERS:
+            await self._members_chunk(conn.session, data or {})
+        elif op not in (PRESENCE_UPDATE, VOICE_STATE_UPDATE):
+            self._store.error(f"gateway: unknown opcode {op}")
+            await conn.close(4001, "Unknown opcode.")
+
+    def _token_ok(self, token: object) -> bool:
+        return isinstance(token, str) and token.removeprefix("Bot ") == self._settings.token
+
+    async def _identify(self, conn: Connection, data: Json) -> None:
+        if conn.session is not None:
+            await conn.close(4005, "Already authenticated.")
+            return
+        if not self._token_ok(data.get("token")):
+            await conn.close(4004, "Authentication failed.")
+            return
+        intents = data.get("intents")
+        if not isinstance(intents, int) or intents < 0:
+            await conn.close(4013, "Invalid intent(s).")
+            return
+        if intents & PRIVILEGED_INTENTS & ~self._settings.privileged_intents:
+            await conn.close(4014, "Disallowed intent(s).")
+            return
+        session = Session(id=secrets.token_hex(16), intents=intents, connection=conn)
+        conn.session = session
+        self.sessions[session.id] = session
+        await self._send_event(session, "READY", self._ready_payload(session))
+        for guild_id in list(self._store.guilds):
+            await self._send_event(session, "GUILD_CREATE", self.guild_payload(guild_id, session))
+        self.ready.set()
+        self._store.touch()
+
+    def _ready_payload(self, session: Session) -> Json:
+        return {
+            "v": 10,
+            "user": {**self._bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
+            "guilds": [{"id": str(g), "unavailable": True} for g in self._store.guilds],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": RESUME_URL,
+            "application": {"id": str(self._application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+            "auth": {},
+            "_trace": ["fake-discord"],
+        }
+
+    def guild_payload(self, guild_id: int, session: Session) -> Json:
+        guild = self._store.guilds[guild_id]
+        # Without the privileged GUILD_MEMBERS intent Discord sends only the bot itself.
+        if session.intents & INTENT_GUILD_MEMBERS:
+            members = list(guild.members)
+        else:
+            members = [m for m in guild.members if m == self._bot.id]
+        return guild.payload(members)
+
+    async def _resume(self, conn: Connection, data: Json) -> None:
+        session = self.sessions.get(str(data.get("session_id")))
+        seq = data.get("seq")
+        if session is None or not self._token_ok(data.get("token")) or not isinstance(seq, int):
+            await conn.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
+            return
+        conn.session = session
+        session.connection = conn
+        for payload in session.sent:
+            if payload["s"] > seq:
+                await conn.send(payload)
+        await self._send_event(session, "RESUMED", {"_trace": ["fake-discord"]})
+        self._store.touch()
+
+    async def _members_chunk(self, session: Session, data: Json) -> None:
+        guild = self._store.guilds.get(int(data.get("guild_id", 0)))
+        if guild is None:
+            return
+        chunk: Json = {
+            "guild_id": str(guild.id),
+            "members": [m.payload() for m in guild.members.values()],
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+            "presences": [],
+        }
+        if data.get("nonce") is not None:
+            chunk["nonce"] = data["nonce"]
+        await self._send_event(session, "GUILD_MEMBERS_CHUNK", chunk)
+
+    async def _send_event(self, session: Session, event: str, data: Json) -> None:
+        session.seq += 1
+        payload: Json = {"op": 0, "t": event, "s": session.seq, "d": data}
+        session.sent.append(payload)
+        if session.connection is not None:
+            await session.connection.send(payload)
+
+    async def dispatch(self, event: str, data: Json, *, intent: int = 0) -> None:
+        """Send a DISPATCH to every identified session (that has `intent`, if given)."""
+        for session in list(self.sessions.values()):
+            if intent == 0 or session.intents & intent:
+                await self._send_event(session, event, data)
+
+    def live_sessions(self) -> list[Session]:
+        return [
+            s
+            for s in self.sessions.values()
+            if s.connection is not None and not s.connection.ws.closed
+        ]
+
+    async def request_reconnect(self) -> None:
+        """Send op 7 RECONNECT: the client must reconnect and RESUME."""
+        for session in self.live_sessions():
+            assert session.connection is not None
+            await session.connection.send({"op": RECONNECT, "d": None, "s": None, "t": None})
+
+    async def close_all(self) -> None:
+        for conn in self.connections:
+            if not conn.ws.closed:
+                await conn.close(1001, "Fake Discord stopping.")

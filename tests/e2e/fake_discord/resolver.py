@@ -1,0 +1,54 @@
+"""An aiohttp resolver that sends Discord's host names to the fake, and nothing anywhere else."""
+
+from __future__ import annotations
+
+import socket
+import ssl
+from collections.abc import Callable
+
+import aiohttp
+from aiohttp.abc import AbstractResolver, ResolveResult
+
+
+class FakeDiscordResolver(AbstractResolver):
+    """Maps every known Discord host to 127.0.0.1:port; any other host fails loudly."""
+
+    def __init__(
+        self, hosts: tuple[str, ...], port: int, on_unknown: Callable[[str], None]
+    ) -> None:
+        self._hosts = frozenset(hosts)
+        self._port = port
+        self._on_unknown = on_unknown
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        if host not in self._hosts:
+            self._on_unknown(host)
+            raise OSError(f"fake Discord resolver: unknown host {host!r}")
+        # aiohttp connects to the port in the result, not the one in the URL.
+        return [
+            ResolveResult(
+                hostname=host,
+                host="127.0.0.1",
+                port=self._port,
+                family=socket.AF_INET,
+                proto=0,
+                flags=socket.AI_NUMERICHOST,
+            )
+        ]
+
+    async def close(self) -> None:
+        return None
+
+
+def make_connector(
+    hosts: tuple[str, ...], port: int, client_ssl: ssl.SSLContext, on_unknown: Callable[[str], None]
+) -> aiohttp.TCPConnector:
+    # limit=0 like discord.py's own default connector; the session owns and closes it.
+    return aiohttp.TCPConnector(
+        limit=0,
+        ssl=client_ssl,
+        resolver=FakeDiscordResolver(hosts, port, on_unknown),
+        use_dns_cache=False,
+    )

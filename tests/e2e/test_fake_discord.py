@@ -1,0 +1,301 @@
+"""Tests of the fake Discord itself, driven by a tiny real discord.py bot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import zlib
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from tests.e2e.conftest import BotRunner
+from tests.e2e.fake_discord import (
+    CommandError,
+    FakeDiscord,
+    Guild,
+    Limit,
+    RateLimitConfig,
+    User,
+)
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+MANAGE_GUILD = 0x20
+
+
+class JoinView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Join", custom_id="join:1")
+    async def join(self, interaction: discord.Interaction, _: discord.ui.Button[JoinView]) -> None:
+        await interaction.response.edit_message(
+            content=f"{interaction.user.name} joined", view=None
+        )
+
+
+class NameModal(discord.ui.Modal, title="Your name"):
+    name: discord.ui.TextInput[NameModal] = discord.ui.TextInput(label="Name", custom_id="name")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"hello {self.name.value}", ephemeral=True)
+
+
+class ToyBot(commands.Bot):
+    """Just enough bot to exercise every route and rule of the fake."""
+
+    def __init__(self, fake: FakeDiscord, slow: float = 0.0) -> None:
+        super().__init__(
+            command_prefix="!",
+            intents=discord.Intents.default(),
+            connector=fake.connector(),
+            guild_ready_timeout=0.05,
+        )
+        self.slow = slow
+        self.failures: list[discord.HTTPException] = []
+        self._add_commands()
+
+    async def setup_hook(self) -> None:
+        self.add_view(JoinView())
+        await self.tree.sync()
+
+    def _add_commands(self) -> None:
+        tree = self.tree
+        toep = app_commands.Group(name="toep", description="Toepen")
+
+        @toep.command(name="new", description="Open a table")
+        async def new(
+            interaction: discord.Interaction, seats: app_commands.Range[int, 2, 6]
+        ) -> None:
+            await interaction.response.send_message(f"table for {seats}", view=JoinView())
+
+        @tree.command(description="Ephemeral pong with locale and Manage Server")
+        async def ping(interaction: discord.Interaction) -> None:
+            manage = interaction.permissions.manage_guild
+            await interaction.response.send_message(
+                f"pong {interaction.locale.value} manage={manage}", ephemeral=True
+            )
+
+        @tree.command(description="Defer, then a followup with a picture")
+        async def picture(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            await interaction.followup.send("here", file=discord.File(io.BytesIO(PNG), "t.png"))
+
+        @tree.command(description="Acknowledge twice")
+        async def twice(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("once")
+            await self._expect_failure(
+                discord.InteractionResponse(interaction).send_message("twice")
+            )
+
+        @tree.command(description="Answer after the bot's slow delay")
+        async def late(interaction: discord.Interaction) -> None:
+            await asyncio.sleep(self.slow)
+            await self._expect_failure(interaction.response.send_message("too late"))
+
+        @tree.command(description="Ephemeral ack, then a channel message")
+        async def announce(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("ok", ephemeral=True)
+            assert isinstance(interaction.channel, discord.TextChannel)
+            await interaction.channel.send("announcement")
+
+        @tree.command(description="Open a modal")
+        async def form(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(NameModal())
+
+        @tree.command(description="Ack now, followup after the bot's slow delay")
+        async def eventually(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("soon")
+            await asyncio.sleep(self.slow)
+            await self._expect_failure(interaction.followup.send("later"))
+
+        tree.add_command(toep)
+
+    async def _expect_failure(self, call: object) -> None:
+        try:
+            await call  # type: ignore[misc]
+        except discord.HTTPException as exc:
+            self.failures.append(exc)
+
+
+def world(fake: FakeDiscord) -> tuple[Guild, int, User, User]:
+    guild = fake.add_guild("Café", locale="nl")
+    channel = fake.add_channel(guild, "toepen")
+    admin_role = fake.add_role(guild, "Beheer", MANAGE_GUILD)
+    anna = fake.add_user("anna", locale="nl", roles=(admin_role,))
+    bram = fake.add_user("bram", locale="en-US")
+    return guild, channel.id, anna, bram
+
+
+async def started(fake: FakeDiscord, run_bot: BotRunner, slow: float = 0.0) -> ToyBot:
+    bot = ToyBot(fake, slow)
+    await run_bot(bot, fake)
+    await fake.wait_commands("ping", "toep")
+    return bot
+
+
+async def test_slash_command_ephemeral_with_locale_and_permissions(
+    fake: FakeDiscord, run_bot: BotRunner
+) -> None:
+    _, channel, anna, bram = world(fake)
+    await started(fake, run_bot)
+    res_anna = await fake.slash(anna, channel, "ping")
+    res_bram = await fake.slash(bram, channel, "ping", locale="de")
+    assert res_anna.ack_name == "CHANNEL_MESSAGE_WITH_SOURCE"
+    assert res_anna.ack_delay is not None and res_anna.ack_delay < fake.settings.ack_limit
+    assert res_anna.ephemeral and res_anna.message is not None
+    assert res_anna.message.content == "pong nl manage=True"
+    assert res_bram.message is not None and res_bram.message.content == "pong de manage=False"
+    assert [m.content for m in fake.ephemeral_messages(anna)] == ["pong nl manage=True"]
+    assert fake.channel_messages(channel) == []
+    with pytest.raises(CommandError):  # bram cannot click on anna's ephemeral message
+        await fake.click(bram, res_anna.message, "join:1")
+    assert fake.errors == []
+
+
+async def test_subcommand_button_click_and_update(fake: FakeDiscord, run_bot: BotRunner) -> None:
+    _, channel, anna, bram = world(fake)
+    await started(fake, run_bot)
+    with pytest.raises(CommandError):  # Range[int, 2, 6] was synced as min/max
+        await fake.slash(anna, channel, "toep new", {"seats": 9})
+    res = await fake.slash(anna, channel, "toep new", {"seats": 4})
+    table = res.message
+    assert table is not None and not res.ephemeral
+    assert table.content == "table for 4" and table.button(label="Join")["custom_id"] == "join:1"
+    assert fake.channel_messages(channel) == [table]
+    click = await fake.click(bram, table, label="Join")
+    assert click.ack_name == "UPDATE_MESSAGE" and click.message is table
+    assert table.content == "bram joined" and table.buttons() == []
+    assert len(table.edits) == 1 and fake.edit_log == table.edits
+    assert fake.errors == []
+
+
+async def test_defer_then_followup_with_attachment(fake: FakeDiscord, run_bot: BotRunner) -> None:
+    _, channel, anna, _ = world(fake)
+    await started(fake, run_bot)
+    res = await fake.slash(anna, channel, "picture")
+    assert res.ack_type == 5
+    message = await res.wait_message()
+    assert message.content == "here" and not message.loading
+    assert [(a.filename, a.data) for a in message.attachments] == [("t.png", PNG)]
+    assert res.followups == [message]  # the first followup after a defer fills the original
+    assert fake.errors == []
+
+
+async def test_double_acknowledgement_is_40060(fake: FakeDiscord, run_bot: BotRunner) -> None:
+    _, channel, anna, _ = world(fake)
+    bot = await started(fake, run_bot)
+    res = await fake.slash(anna, channel, "twice")
+    await fake.wait_for(lambda: bot.failures)
+    assert [f.code for f in bot.failures] == [40060]
+    assert [r.code for r in fake.rejections] == [40060]
+    assert res.message is not None and res.message.content == "once"
+
+
+async def test_late_acknowledgement_is_10062(run_bot: BotRunner) -> None:
+    async with FakeDiscord(ack_limit=0.1) as fake:
+        _, channel, anna, _ = world(fake)
+        bot = await started(fake, run_bot, slow=0.2)
+        res = await fake.slash(anna, channel, "late")
+        assert not res.acknowledged and res.message is None
+        await fake.wait_for(lambda: bot.failures)
+        assert isinstance(bot.failures[0], discord.NotFound)
+        assert bot.failures[0].code == 10062
+        await bot.close()
+
+
+async def test_429_is_retried_by_discord_py(fake: FakeDiscord, run_bot: BotRunner) -> None:
+    _, channel, anna, _ = world(fake)
+    await started(fake, run_bot)
+    fake.inject_rate_limit("POST", f"/channels/{channel}/messages", retry_after=0.05)
+    await fake.slash(anna, channel, "announce")
+    posted = await fake.wait_for(lambda: fake.channel_messages(channel))
+    assert [m.content for m in posted] == ["announcement"]
+    assert len(fake.rate_limit_hits) == 1 and fake.rate_limit_hits[0].retry_after == 0.05
+    assert fake.errors == []
+
+
+async def test_bucket_limit_answers_429_with_headers() -> None:
+    async with FakeDiscord(rate_limits=RateLimitConfig(message_create=Limit(1, 0.3))) as strict:
+        guild = strict.add_guild()
+        channel = strict.add_channel(guild)
+        url = f"https://discord.com/api/v10/channels/{channel.id}/messages"
+        headers = {"Authorization": f"Bot {strict.settings.token}"}
+        async with aiohttp.ClientSession(connector=strict.connector()) as session:
+            first = await session.post(url, json={"content": "a"}, headers=headers)
+            second = await session.post(url, json={"content": "b"}, headers=headers)
+            body = await second.json()
+        assert first.status == 200 and first.headers["X-RateLimit-Remaining"] == "0"
+        assert second.status == 429 and body["global"] is False and 0 < body["retry_after"] <= 0.3
+        assert {"X-RateLimit-Bucket", "X-RateLimit-Reset-After", "Via"} <= set(second.headers)
+        assert second.headers["X-RateLimit-Scope"] == "user"
+        assert len(strict.rate_limit_hits) == 1 and not strict.rate_limit_hits[0].injected
+
+
+async def test_unknown_route_is_recorded(fake: FakeDiscord, run_bot: BotRunner) -> None:
+    world(fake)
+    bot = await started(fake, run_bot)
+    with pytest.raises(discord.NotFound):
+        await bot.http.request(discord.http.Route("GET", "/voice/regions"))
+    assert fake.errors == ["unknown route: GET discord.com/api/v10/voice/regions"]
+
+
+async def test_gateway_really_uses_zlib_stream(fake: FakeDiscord, run_bot: BotRunner) -> None:
+    world(fake)
+    bot = await started(fake, run_bot)
+    conn = fake.gateway_connections[0]
+    assert conn.query == {"v": "10", "encoding": "json", "compress": "zlib-stream"}
+    assert conn.frames_sent >= 3 and conn.bytes_wire < conn.bytes_json  # HELLO, READY, GUILD_CREATE
+    assert bot.get_guild(next(iter(fake.store.guilds))) is not None
+
+
+async def test_wrong_token_is_refused(fake: FakeDiscord) -> None:
+    client = discord.Client(intents=discord.Intents.default(), connector=fake.connector())
+    with pytest.raises(discord.LoginFailure):
+        await client.login("wrong")
+    await client.close()
+    async with aiohttp.ClientSession(connector=fake.connector()) as session:
+        url = "wss://gateway.discord.gg/?v=10&encoding=json&compress=zlib-stream"
+        async with session.ws_connect(url) as ws:
+            hello = json.loads(zlib.decompressobj().decompress(await ws.receive_bytes()))
+            assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] == 41250
+            await ws.send_json({"op": 2, "d": {"token": "wrong", "intents": 1, "properties": {}}})
+            await ws.receive()
+            assert ws.close_code == 4004
+
+
+async def test_modal_round_trip(fake: FakeDiscord, run_bot: BotRunner) -> None:
+    _, channel, anna, _ = world(fake)
+    await started(fake, run_bot)
+    opened = await fake.slash(anna, channel, "form")
+    assert opened.ack_name == "MODAL" and opened.modal is not None
+    assert opened.modal["title"] == "Your name"
+    answered = await fake.submit_modal(anna, opened, {"name": "Anna"})
+    assert answered.message is not None and answered.message.content == "hello Anna"
+    assert answered.ephemeral and fake.errors == []
+
+
+async def test_expired_token_is_50027(run_bot: BotRunner) -> None:
+    async with FakeDiscord(token_lifetime=0.1) as fake:
+        _, channel, anna, _ = world(fake)
+        bot = await started(fake, run_bot, slow=0.2)
+        res = await fake.slash(anna, channel, "eventually")
+        await fake.wait_for(lambda: bot.failures)
+        assert bot.failures[0].code == 50027 and res.followups == []
+        await bot.close()
+
+
+async def test_reconnect_resumes_session(fake: FakeDiscord, run_bot: BotRunner) -> None:
+    _, channel, anna, _ = world(fake)
+    await started(fake, run_bot)
+    await fake.request_reconnect()
+    await fake.wait_for(
+        lambda: len(fake.gateway.live_sessions()) == 1 and len(fake.gateway_connections) == 2
+    )
+    res = await fake.slash(anna, channel, "ping")
+    assert res.acknowledged and len(fake.gateway.sessions) == 1  # resumed, not re-identified
+    assert fake.errors == []
