@@ -45,8 +45,10 @@ class RandomChance:
         return self.rng.randrange(seats)
 
     def deal(self, index: int, dealt: Sequence[bool], hand_size: int) -> tuple[Hands, list[Card]]:
-        deck = list(DECK)
-        self.rng.shuffle(deck)
+        # A uniform permutation: every order of distinct random keys is equally
+        # likely, and the 32 draws run in C (random.shuffle draws in Python).
+        keys = self.rng.random
+        deck = sorted(DECK, key=lambda _card: keys())
         hands: Hands = []
         pos = 0
         for gets in dealt:

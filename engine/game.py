@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import events as ev
-from engine.cards import Card, Rank
+from engine.cards import DECK, Card, Rank
 from engine.chance import Chance
 from engine.errors import MOMENTS, IllegalEvent, RecordError
 from engine.events import Event, Happening
@@ -44,6 +44,11 @@ _RULE_OF: dict[str, str] = {
 
 PLAYING = Phase.PLAY
 ANSWERING = Phase.TOEP_ANSWER
+WINDOW = Phase.WINDOW
+CHECKING = Phase.CHECK
+CHOOSING = Phase.DEAD_MAN_CHOICE
+ASKING = Phase.SUPER_QUESTION
+OVER = Phase.OVER
 
 
 @dataclass(frozen=True)
@@ -81,7 +86,7 @@ class Game:
         self.winner: int | None = None
         self.events: list[Event] = []
         self.deal_log: list[DealEntry] = []
-        self.phase = Phase.WINDOW
+        self.phase = WINDOW
         self.round_no = 0
         self.kind = NORMAL
         self._due_dead: list[int] = []
@@ -94,12 +99,12 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is OVER
 
     @property
     def round_number(self) -> int:
         """The round in play, or about to start, or (game over) the last one."""
-        return self.round_no + (1 if self.phase is Phase.SUPER_QUESTION else 0)
+        return self.round_no + (1 if self.phase is ASKING else 0)
 
     def alive(self) -> list[int]:
         return [s for s in range(self.n) if not self.out[s]]
@@ -110,13 +115,13 @@ class Game:
             return Waiting(phase, (self.turn,), False)
         if phase is ANSWERING:
             return Waiting(phase, (self.toep_turn,), False)
-        if phase is Phase.WINDOW:
+        if phase is WINDOW:
             return Waiting(phase, tuple(s for s in range(self.n) if self._may_call(s)), True)
-        if phase is Phase.CHECK:
+        if phase is CHECKING:
             return Waiting(phase, (self.call_turn,), True)
-        if phase is Phase.DEAD_MAN_CHOICE:
+        if phase is CHOOSING:
             return Waiting(phase, tuple(sorted(self.choosers)), False)
-        if phase is Phase.SUPER_QUESTION:
+        if phase is ASKING:
             asked = tuple(s for s in self.super_asked if s not in self.super_yes)
             return Waiting(phase, asked, True)
         return Waiting(phase, (), False)
@@ -131,21 +136,21 @@ class Game:
             s = self.toep_turn
             if seat is not None and seat != s:
                 return []
-            return [ev.act(ev.CALL, s), ev.act(ev.FOLD, s)]
-        if phase is Phase.WINDOW:
-            out = [ev.act(ev.VUILE_WAS, s) for s in self._window_seats(seat) if self._may_call(s)]
+            return [_CALLS[s], _FOLDS[s]]
+        if phase is WINDOW:
+            out = [_CALLS_VW[s] for s in self._window_seats(seat) if self._may_call(s)]
             if seat is None:
-                out.append(ev.act(ev.CLOSE_WINDOW))
+                out.append(_CLOSE)
             return out
-        if phase is Phase.CHECK:
+        if phase is CHECKING:
             s = self.call_turn
             if seat is not None and seat != s:
                 return []
-            return [ev.act(ev.CHECK, s), ev.act(ev.BELIEVE, s)]
-        if phase is Phase.DEAD_MAN_CHOICE:
+            return [_CHECKS[s], _BELIEVES[s]]
+        if phase is CHOOSING:
             choosers = [s for s in sorted(self.choosers) if seat is None or s == seat]
             return [e for s in choosers for e in (ev.act(ev.PLAY_IN, s), ev.act(ev.SIT_OUT, s))]
-        if phase is Phase.SUPER_QUESTION:
+        if phase is ASKING:
             asked = [s for s in self.waiting().seats if seat is None or s == seat]
             return [e for s in asked for e in (ev.act(ev.SUPER_YES, s), ev.act(ev.SUPER_NO, s))]
         return []
@@ -162,10 +167,11 @@ class Game:
 
     def apply(self, event: Event) -> tuple[Happening, ...]:
         self.verify(event)
-        self._out = []
+        out: list[Happening] = []
+        self._out = out
         _HANDLERS[event.do](self, event)
         self.events.append(event)
-        return tuple(self._out)
+        return tuple(out)
 
     def clone(self, chance: Chance | None = None) -> Game:
         """An independent copy (for a computer player's look-ahead), drawing
@@ -190,14 +196,17 @@ class Game:
     def verify(self, event: Event) -> None:
         """Raise `IllegalEvent` (rule id and reason) unless `event` is legal now."""
         do = event.do
-        if do not in _RULE_OF:
-            raise IllegalEvent("", "unknown_event", do=do)
-        if self.phase is Phase.OVER:
+        if self.phase is OVER:
+            if do not in _RULE_OF:
+                raise IllegalEvent("", "unknown_event", do=do)
             raise IllegalEvent("R14", "game_over")
         if do == ev.CLOSE_WINDOW:
-            if self.phase is not Phase.WINDOW:
+            if self.phase is not WINDOW:
                 raise self._wrong_moment(do)
             return
+        verifier = _VERIFIERS.get(do)
+        if verifier is None and do != ev.FORFEIT:
+            raise IllegalEvent("", "unknown_event", do=do)
         seat = event.seat
         if seat is None:
             raise IllegalEvent("", "missing_seat")
@@ -206,8 +215,8 @@ class Game:
         if self.out[seat]:
             raise IllegalEvent("R16" if self.forfeited[seat] else "R14", "seat_out", seat,
                                number=seat)
-        if do != ev.FORFEIT:
-            _VERIFIERS[do](self, seat, event)
+        if verifier is not None:
+            verifier(self, seat, event)
 
     def _wrong_moment(self, do: str, seat: int | None = None) -> IllegalEvent:
         return IllegalEvent(_RULE_OF[do], "wrong_moment", seat, do=do.replace("_", " "),
@@ -274,9 +283,9 @@ class Game:
             raise self._not_your_turn(event.do, seat, self.toep_turn)
 
     def _verify_vuile_was(self, seat: int, event: Event) -> None:
-        if self.phase is Phase.CHECK:
+        if self.phase is CHECKING:
             raise IllegalEvent("R12", "vuile_was_pending", seat)
-        if self.phase is not Phase.WINDOW:
+        if self.phase is not WINDOW:
             raise self._wrong_moment(ev.VUILE_WAS, seat)
         if not self.in_round[seat]:
             raise IllegalEvent("R12", "not_in_round", seat)
@@ -290,13 +299,13 @@ class Game:
             raise IllegalEvent(rule, "vuile_was_genuine_only", seat, kind=kind)
 
     def _verify_check(self, seat: int, event: Event) -> None:
-        if self.phase is not Phase.CHECK:
+        if self.phase is not CHECKING:
             raise self._wrong_moment(event.do, seat)
         if seat != self.call_turn:
             raise IllegalEvent("R12", "not_checker_turn", seat, waiting=self.call_turn)
 
     def _verify_choice(self, seat: int, event: Event) -> None:
-        if self.phase is not Phase.DEAD_MAN_CHOICE:
+        if self.phase is not CHOOSING:
             raise self._wrong_moment(event.do, seat)
         if seat in self.dead_men:
             raise IllegalEvent("R13", "dead_man_plays", seat)
@@ -306,7 +315,7 @@ class Game:
             raise IllegalEvent("R13", "no_choice", seat)
 
     def _verify_super(self, seat: int, event: Event) -> None:
-        if self.phase is not Phase.SUPER_QUESTION:
+        if self.phase is not ASKING:
             raise self._wrong_moment(event.do, seat)
         if seat in self.super_yes:
             raise IllegalEvent("R15", "already_answered", seat)
@@ -321,10 +330,21 @@ class Game:
             follow = [c for c in hand if c.suit is led]
             if follow:
                 cards = follow
-        out = [ev.play(seat, c) for c in cards]
-        if self._toep_refusal(seat) is None:
-            out.append(ev.act(ev.TOEP, seat))
+        plays = _PLAYS[seat]
+        out = [plays[c.index] for c in cards]
+        if self._may_toep(seat):
+            out.append(_TOEPS[seat])
         return out
+
+    def _may_toep(self, seat: int) -> bool:
+        """The fast twin of `_toep_refusal`, for listing legal events."""
+        if self.kind != NORMAL or self.last_toeper == seat:
+            return False
+        rules = self.rules
+        if rules.max_stake is not None and self.stake >= rules.max_stake:
+            return False
+        return not (rules.no_toep_past_limit
+                    and self.marks[seat] + self.stake + 1 > rules.limit)
 
     def _may_call(self, seat: int) -> bool:
         if not self.in_round[seat] or self.barred[seat]:
@@ -392,7 +412,7 @@ class Game:
                 self._begin_round(SUPER_TOEP)
                 return
             if self.rules.two_left is TwoLeft.ASK:
-                self.phase = Phase.SUPER_QUESTION
+                self.phase = ASKING
                 self.super_asked = tuple(alive)
                 self.super_yes = set()
                 self._out.append(ev.SuperToepAsked(self.super_asked))
@@ -423,7 +443,7 @@ class Game:
         if kind == DEAD_MAN:
             self._begin_dead_mans_choice()
         else:
-            self.phase = Phase.WINDOW
+            self.phase = WINDOW
 
     def _next_round_leader(self) -> int:
         """R7 and V5: who leads the first trick of this round."""
@@ -457,8 +477,7 @@ class Game:
         self.stock = stock
         self.discards = []
         self.reshuffles = 0
-        self.laid_down = []
-        self.open_hand = [False] * self.n
+        self.open_hand = [False] * self.n  # new cards are hidden cards
         self.deal_in_round += 1
         self._out.append(ev.Dealt(self.round_no, redeal))
 
@@ -473,9 +492,9 @@ class Game:
             else:
                 self.choosers.add(s)
         if self.choosers:
-            self.phase = Phase.DEAD_MAN_CHOICE
+            self.phase = CHOOSING
         else:
-            self.phase = Phase.WINDOW
+            self.phase = WINDOW
 
     def _leave_round(self, seat: int) -> None:
         """The seat leaves the round; an unplayed hand goes face down on the discards."""
@@ -572,7 +591,7 @@ class Game:
 
     def _win(self, seat: int) -> None:
         self.winner = seat
-        self.phase = Phase.OVER
+        self.phase = OVER
         for s in range(self.n):
             if s != seat:
                 self.out[s] = True
@@ -594,7 +613,7 @@ class Game:
                            if self.in_round[(seat + k) % self.n]]
         self.call_pos = 0
         self.call_checkers = []
-        self.phase = Phase.CHECK
+        self.phase = CHECKING
         self._advance_check()
 
     def _on_check(self, event: Event) -> None:
@@ -623,7 +642,7 @@ class Game:
     def _resolve_call(self) -> None:
         caller = self.call_caller
         checkers = tuple(s for s in self.call_checkers if self.in_round[s])
-        self.phase = Phase.WINDOW
+        self.phase = WINDOW
         if not checkers:
             self._out.append(ev.VuileWasOutcome(caller, self._new_cards_outcome(), None, ()))
             self._new_cards(caller)
@@ -654,7 +673,7 @@ class Game:
             self.row = 0
             self._out.append(ev.Redealt(self.rules.redeal_after))
             self._deal(redeal=True)
-            self.phase = Phase.WINDOW
+            self.phase = WINDOW
             return
         size = self.hand_size
         if len(self.stock) < size:
@@ -695,7 +714,7 @@ class Game:
             if self._round_left_alone():
                 return
         if not self.choosers:
-            self.phase = Phase.WINDOW
+            self.phase = WINDOW
 
     def _on_super(self, event: Event) -> None:
         seat = event.seat
@@ -757,6 +776,7 @@ class Game:
         assert best is not None
         number = len(self.tricks) + 1
         self.tricks.append(Trick(number, tuple(table), best_seat, best))
+        self.table = []
         owner_in = self.in_round[best_seat]
         leads = best_seat if owner_in else self._from(best_seat, include_self=False)  # R5
         last = number == self.hand_size
@@ -766,7 +786,6 @@ class Game:
             self._end_round(leads, jack)
             return
         self.trick_leader = leads
-        self.table = []
         self.played = [False] * self.n
         self._continue_play()
 
@@ -826,7 +845,7 @@ class Game:
         self.forfeit_order.append(seat)
         self._out.append(ev.Forfeited(seat))
         self._out.append(ev.PlayerOut(seat, "forfeit"))
-        if self.phase is Phase.SUPER_QUESTION:
+        if self.phase is ASKING:
             self.super_asked = tuple(s for s in self.super_asked if s != seat)
             self._game_over([seat])
             return
@@ -834,24 +853,33 @@ class Game:
         if was_in:
             self._leave_round(seat)
         self.choosers.discard(seat)
-        lapsed = self.phase is Phase.CHECK and seat == self.call_caller
+        lapsed = self.phase is CHECKING and seat == self.call_caller
         if lapsed:
             # R12 ruling: the call lapses: no marks, no new cards; the row ends.
             self.row = 0
-            self.phase = Phase.WINDOW
+            self.phase = WINDOW
             self._out.append(ev.VuileWasOutcome(seat, "lapsed", None, ()))
         if (was_in and self._round_left_alone()) or self._game_over([seat]):
             return
         phase = self.phase
-        if phase is Phase.DEAD_MAN_CHOICE and not self.choosers:
-            self.phase = Phase.WINDOW
-        elif phase is Phase.CHECK:
+        if phase is CHOOSING and not self.choosers:
+            self.phase = WINDOW
+        elif phase is CHECKING:
             self._advance_check()
         elif phase is PLAYING:
             self._continue_play()
         elif phase is ANSWERING:
             self._advance_toep()
 
+
+_PLAYS = [[ev.play(seat, card) for card in DECK] for seat in range(8)]
+_TOEPS = [ev.act(ev.TOEP, seat) for seat in range(8)]
+_CALLS = [ev.act(ev.CALL, seat) for seat in range(8)]
+_FOLDS = [ev.act(ev.FOLD, seat) for seat in range(8)]
+_CALLS_VW = [ev.act(ev.VUILE_WAS, seat) for seat in range(8)]
+_CHECKS = [ev.act(ev.CHECK, seat) for seat in range(8)]
+_BELIEVES = [ev.act(ev.BELIEVE, seat) for seat in range(8)]
+_CLOSE = ev.act(ev.CLOSE_WINDOW)
 
 _HANDLERS = {
     ev.PLAY: Game._on_play,

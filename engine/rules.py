@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
@@ -119,20 +120,29 @@ class TableRules:
         return replace(self, **values)  # type: ignore[arg-type]
 
 
+def _shown(value: object) -> str:
+    """A value as the record wrote it (null, true, "text")."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def _from_json_value(name: str, spec: OptionSpec, value: object) -> object:
     if value is None and spec.nullable:
         return None
     if spec.choices:
         if not isinstance(value, str) or value not in spec.choices:
-            raise RulesError(f"{spec.vid} {name} must be {spec.describe()}, got {value!r}")
+            raise RulesError(f"{spec.vid} {name} must be {spec.describe()}, "
+                             f"got {_shown(value)}")
         return spec.kind(value)
     if spec.kind is bool:
         if not isinstance(value, bool):
-            raise RulesError(f"{spec.vid} {name} must be true or false, got {value!r}")
+            raise RulesError(f"{spec.vid} {name} must be true or false, got {_shown(value)}")
         return value
     if not isinstance(value, int) or isinstance(value, bool):
         raise RulesError(f"{spec.vid} {name} must be a whole number {spec.describe()}, "
-                         f"got {value!r}")
+                         f"got {_shown(value)}")
     return value
 
 

@@ -140,3 +140,12 @@ def test_r12_marks_for_checks_stay_through_a_redeal_and_the_bluffer_stays_barred
     run(game, "1 vuile_was", "2 believe", "3 believe", "0 believe")  # completes the row
     assert len(game.deal_log) == 2 and game.marks == [1, 0, 1, 0]
     assert not game.can(event("0 vuile_was"))
+
+
+def test_r12_a_checker_sees_the_laid_down_cards_also_when_the_call_brings_a_redeal() -> None:
+    game = new_game(V, OTHER, redeal_after=2)
+    run(game, "2 vuile_was", "3 believe", "0 believe", "1 believe")
+    run(game, "1 vuile_was", "2 believe", "3 check", "0 believe")  # genuine, completes the row
+    assert len(game.deal_log) == 2
+    assert seat_view(game, 3).laid_down[0].cards == tuple(cards("JC QC KC AC"))
+    assert seat_view(game, 0).laid_down == ()
