@@ -1,0 +1,179 @@
+"""Forfeits and bans (R19).
+
+Three forfeits at public tables within seven days ban a player from joining
+public tables for seven days from the third. The caller decides which
+forfeits count (public table, at least two people); this module stores them
+and draws the conclusion. Time always comes from the caller.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+import aiosqlite
+
+from data.db import Database
+from data.times import from_db, from_db_opt, to_db
+
+log = logging.getLogger(__name__)
+
+ForfeitKind = Literal["timeout", "walkout"]
+FORFEITS_FOR_BAN = 3
+WINDOW = timedelta(days=7)
+BAN_LENGTH = timedelta(days=7)
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    game_id: int
+    guild_id: int
+    user_id: int
+    kind: ForfeitKind
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Ban:
+    id: int
+    guild_id: int
+    user_id: int
+    since: datetime
+    until: datetime
+    lifted_by: int | None
+    lifted_at: datetime | None
+
+
+@dataclass(frozen=True)
+class ForfeitOutcome:
+    recorded: bool  # False: this user's forfeit of this game was already stored
+    ban: Ban | None  # the ban this forfeit started, if any
+
+
+async def record_forfeit(
+    db: Database, *, game_id: int, guild_id: int, user_id: int, kind: ForfeitKind, at: datetime
+) -> ForfeitOutcome:
+    """Store a forfeit; if it is the third within seven days, ban from `at` (one transaction).
+
+    Forfeits already answered by a ban (those up to its start) do not count
+    again, so one bad week gives one ban, lifted or not.
+    """
+    async with db.transaction() as conn:
+        cursor = await conn.execute(
+            "INSERT INTO forfeits (game_id, guild_id, user_id, kind, at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, user_id) DO NOTHING",
+            (game_id, guild_id, user_id, kind, to_db(at)),
+        )
+        if cursor.rowcount == 0:
+            return ForfeitOutcome(recorded=False, ban=None)
+        if await _counting_forfeits(conn, guild_id, user_id, at) < FORFEITS_FOR_BAN:
+            return ForfeitOutcome(recorded=True, ban=None)
+        if await _active(conn, guild_id, user_id, at) is not None:
+            return ForfeitOutcome(recorded=True, ban=None)
+        ban = await _insert_ban(conn, guild_id, user_id, at)
+    log.info("guild %s: user %s banned from public tables until %s", guild_id, user_id, ban.until)
+    return ForfeitOutcome(recorded=True, ban=ban)
+
+
+async def forfeits_in_window(
+    db: Database, guild_id: int, user_id: int, now: datetime, days: int = 7
+) -> list[Forfeit]:
+    """The user's forfeits in (now - days, now], oldest first."""
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall(
+            "SELECT game_id, guild_id, user_id, kind, at FROM forfeits"
+            " WHERE guild_id = ? AND user_id = ? AND at > ? AND at <= ? ORDER BY at, id",
+            (guild_id, user_id, to_db(now - timedelta(days=days)), to_db(now)),
+        )
+    return [
+        Forfeit(row["game_id"], row["guild_id"], row["user_id"], row["kind"], from_db(row["at"]))
+        for row in rows
+    ]
+
+
+async def active_ban(db: Database, guild_id: int, user_id: int, now: datetime) -> Ban | None:
+    """The ban keeping the user from public tables at `now`, if any."""
+    async with db.read() as conn:
+        return await _active(conn, guild_id, user_id, now)
+
+
+async def list_bans(db: Database, guild_id: int, now: datetime) -> list[Ban]:
+    """The guild's bans in force at `now`, ending soonest first."""
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall(
+            f"SELECT {_BAN_COLUMNS} FROM bans WHERE guild_id = ? AND lifted_at IS NULL"
+            " AND since <= ? AND until > ? ORDER BY until, id",
+            (guild_id, to_db(now), to_db(now)),
+        )
+    return [_ban(row) for row in rows]
+
+
+async def lift_ban(db: Database, guild_id: int, user_id: int, by: int, now: datetime) -> Ban | None:
+    """Lift the user's ban in force at `now`; returns it lifted, or None if there was none."""
+    async with db.transaction() as conn:
+        ban = await _active(conn, guild_id, user_id, now)
+        if ban is None:
+            return None
+        await conn.execute(
+            "UPDATE bans SET lifted_by = ?, lifted_at = ? WHERE id = ?", (by, to_db(now), ban.id)
+        )
+    log.info("guild %s: ban of user %s lifted by %s", guild_id, user_id, by)
+    return Ban(ban.id, guild_id, user_id, ban.since, ban.until, by, now)
+
+
+_BAN_COLUMNS = "id, guild_id, user_id, since, until, lifted_by, lifted_at"
+
+
+async def _counting_forfeits(
+    conn: aiosqlite.Connection, guild_id: int, user_id: int, at: datetime
+) -> int:
+    rows = list(
+        await conn.execute_fetchall(
+            "SELECT COUNT(*) FROM forfeits WHERE guild_id = ? AND user_id = ? AND at <= ?"
+            " AND at > MAX(?, COALESCE((SELECT MAX(since) FROM bans"
+            "  WHERE guild_id = ? AND user_id = ? AND since <= ?), ''))",
+            (guild_id, user_id, to_db(at), to_db(at - WINDOW), guild_id, user_id, to_db(at)),
+        )
+    )
+    return int(rows[0][0])
+
+
+async def _active(
+    conn: aiosqlite.Connection, guild_id: int, user_id: int, now: datetime
+) -> Ban | None:
+    rows = list(
+        await conn.execute_fetchall(
+            f"SELECT {_BAN_COLUMNS} FROM bans WHERE guild_id = ? AND user_id = ?"
+            " AND lifted_at IS NULL AND since <= ? AND until > ? ORDER BY until DESC LIMIT 1",
+            (guild_id, user_id, to_db(now), to_db(now)),
+        )
+    )
+    return _ban(rows[0]) if rows else None
+
+
+async def _insert_ban(
+    conn: aiosqlite.Connection, guild_id: int, user_id: int, since: datetime
+) -> Ban:
+    until = since + BAN_LENGTH
+    cursor = await conn.execute(
+        "INSERT INTO bans (guild_id, user_id, since, until) VALUES (?, ?, ?, ?)",
+        (guild_id, user_id, to_db(since), to_db(until)),
+    )
+    ban_id = cursor.lastrowid
+    assert ban_id is not None
+    return Ban(ban_id, guild_id, user_id, since, until, None, None)
+
+
+def _ban(row: sqlite3.Row) -> Ban:
+    return Ban(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        user_id=row["user_id"],
+        since=from_db(row["since"]),
+        until=from_db(row["until"]),
+        lifted_by=row["lifted_by"],
+        lifted_at=from_db_opt(row["lifted_at"]),
+    )

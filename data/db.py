@@ -1,0 +1,181 @@
+"""The database connection: opening, PRAGMAs, migrations and transactions.
+
+One aiosqlite connection serves the whole bot. An asyncio lock serialises its
+use, so a reader never sees another coroutine's half-done transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from data import migrate
+from data.errors import (
+    DatabaseCorruptError,
+    DatabaseOpenError,
+    MigrationError,
+    TransactionError,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PATH = "data/toep.sqlite3"
+DEFAULT_BUSY_TIMEOUT_MS = 5000
+_CORRUPT_CODES = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
+
+
+class Database:
+    """An open database. Use `transaction()` to write and `read()` to read."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task[Any] | None = None
+        self.path = path
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT; any exception rolls back and propagates."""
+        async with self._hold():
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await self._rollback()
+                raise
+            await self._finish("COMMIT")
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Exclusive use of the connection for reads; sees only committed data."""
+        async with self._hold():
+            yield self._conn
+
+    async def pragma(self, name: str) -> Any:
+        """The value of a PRAGMA (name from a fixed set: tests and diagnostics)."""
+        if name not in {"journal_mode", "synchronous", "foreign_keys", "busy_timeout"}:
+            raise ValueError(f"unknown pragma {name!r}")
+        async with self.read() as conn:
+            rows = list(await conn.execute_fetchall(f"PRAGMA {name}"))
+        return rows[0][0]
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    @asynccontextmanager
+    async def _hold(self) -> AsyncIterator[None]:
+        task = asyncio.current_task()
+        if task is not None and task is self._owner:
+            # asyncio.Lock is not reentrant: waiting would deadlock this task.
+            raise TransactionError("nested use of the database in one task")
+        async with self._lock:
+            self._owner = task
+            try:
+                yield
+            finally:
+                self._owner = None
+
+    async def _finish(self, statement: str) -> None:
+        # A cancelled caller must not release the lock while COMMIT is still
+        # queued on the connection's thread: let it run to its end.
+        pending = asyncio.ensure_future(self._conn.execute(statement))
+        try:
+            await asyncio.shield(pending)
+        except asyncio.CancelledError:
+            await pending
+            raise
+
+    async def _rollback(self) -> None:
+        if self._conn.in_transaction:
+            await self._finish("ROLLBACK")
+
+
+async def connect(
+    path: str | Path = DEFAULT_PATH,
+    *,
+    migrations_dir: Path | None = None,
+    busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+    integrity_check: bool = True,
+) -> Database:
+    """Open (creating if needed) the database at `path` and bring its schema up to date.
+
+    Raises DatabaseOpenError (DatabaseCorruptError for a damaged file) or
+    MigrationError; the file is never repaired, truncated or replaced.
+    """
+    file = Path(path)
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(file, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+    except (OSError, sqlite3.Error) as error:
+        raise DatabaseOpenError(f"cannot open database {file}: {error}") from error
+    try:
+        await _prepare(conn, file, busy_timeout_ms, integrity_check)
+        migrations = migrate.discover(migrations_dir or migrate.MIGRATIONS_DIR)
+        await migrate.apply_migrations(conn, migrations)
+    except BaseException:
+        await conn.close()
+        raise
+    log.info("database %s open", file)
+    return Database(conn, file)
+
+
+async def _prepare(
+    conn: aiosqlite.Connection, file: Path, busy_timeout_ms: int, integrity_check: bool
+) -> None:
+    try:
+        await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        # Check before switching to WAL: that switch writes to the file header.
+        if integrity_check:
+            await _quick_check(conn, file)
+        else:
+            await conn.execute_fetchall("PRAGMA schema_version")
+        await _set_pragmas(conn, file)
+    except sqlite3.Error as error:
+        raise _open_error(file, error) from error
+
+
+async def _quick_check(conn: aiosqlite.Connection, file: Path) -> None:
+    rows = list(await conn.execute_fetchall("PRAGMA quick_check"))
+    problems = [str(row[0]) for row in rows if row[0] != "ok"]
+    if problems:
+        raise DatabaseCorruptError(
+            f"database {file} failed its integrity check: {'; '.join(problems[:3])}; "
+            "the file was left untouched (restore a backup or move it aside)"
+        )
+
+
+async def _set_pragmas(conn: aiosqlite.Connection, file: Path) -> None:
+    rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
+    if str(rows[0][0]).lower() != "wal":
+        raise DatabaseOpenError(f"database {file}: WAL journal mode unavailable ({rows[0][0]})")
+    await conn.execute("PRAGMA synchronous = FULL")
+    await conn.execute("PRAGMA foreign_keys = ON")
+
+
+def _open_error(file: Path, error: sqlite3.Error) -> DatabaseOpenError:
+    code = getattr(error, "sqlite_errorname", "")
+    if code in _CORRUPT_CODES:
+        return DatabaseCorruptError(
+            f"database {file} is not a usable SQLite database ({error}); "
+            "the file was left untouched (restore a backup or move it aside)"
+        )
+    return DatabaseOpenError(f"cannot open database {file}: {error}")
+
+
+__all__ = [
+    "DEFAULT_PATH",
+    "Database",
+    "DatabaseCorruptError",
+    "DatabaseOpenError",
+    "MigrationError",
+    "connect",
+]

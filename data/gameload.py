@@ -1,0 +1,92 @@
+"""Loading whole games: one by id, or every open one for restart recovery."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Sequence
+
+import aiosqlite
+
+from data.db import Database
+from data.errors import NotFoundError
+from data.gamevalues import (
+    GAME_COLUMNS,
+    SEAT_COLUMNS,
+    Game,
+    LoadedGame,
+    Seat,
+    game_from_row,
+    seat_from_row,
+)
+from data.jsonutil import JSONObject, load_object
+
+log = logging.getLogger(__name__)
+
+
+async def load_game(db: Database, game_id: int) -> LoadedGame:
+    """Everything stored of one game; NotFoundError if there is none."""
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+        )
+        loaded = await _load_parts(conn, [game_from_row(row) for row in rows])
+    if not loaded:
+        raise NotFoundError(f"no game {game_id}")
+    return loaded[0]
+
+
+async def load_unfinished(db: Database) -> list[LoadedGame]:
+    """Every lobby and game in play, oldest first, with its logs (restart recovery)."""
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'playing') ORDER BY id"
+        )
+        return await _load_parts(conn, [game_from_row(row) for row in rows])
+
+
+async def seats_of(
+    conn: aiosqlite.Connection, game_ids: Sequence[int]
+) -> dict[int, tuple[Seat, ...]]:
+    """Seats of several games in seat order, by game id."""
+    grouped: dict[int, list[Seat]] = {game_id: [] for game_id in game_ids}
+    for game_id, row in await _rows_of(conn, "seats", SEAT_COLUMNS, "seat", game_ids):
+        grouped[game_id].append(seat_from_row(row))
+    return {game_id: tuple(seats) for game_id, seats in grouped.items()}
+
+
+async def _load_parts(conn: aiosqlite.Connection, games: list[Game]) -> list[LoadedGame]:
+    ids = [game.id for game in games]
+    seats = await seats_of(conn, ids)
+    invites: dict[int, set[int]] = {game_id: set() for game_id in ids}
+    for game_id, row in await _rows_of(conn, "invites", "game_id, user_id", "user_id", ids):
+        invites[game_id].add(row["user_id"])
+    events = await _bodies_of(conn, "game_events", ids)
+    deals = await _bodies_of(conn, "game_deals", ids)
+    return [
+        LoadedGame(g, seats[g.id], frozenset(invites[g.id]), events[g.id], deals[g.id])
+        for g in games
+    ]
+
+
+async def _bodies_of(
+    conn: aiosqlite.Connection, table: str, game_ids: Sequence[int]
+) -> dict[int, tuple[JSONObject, ...]]:
+    grouped: dict[int, list[JSONObject]] = {game_id: [] for game_id in game_ids}
+    for game_id, row in await _rows_of(conn, table, "game_id, body", "n", game_ids):
+        grouped[game_id].append(load_object(row["body"]))
+    return {game_id: tuple(bodies) for game_id, bodies in grouped.items()}
+
+
+async def _rows_of(
+    conn: aiosqlite.Connection, table: str, columns: str, order: str, game_ids: Sequence[int]
+) -> list[tuple[int, sqlite3.Row]]:
+    # One query per game keeps each one on the (game_id, ...) primary key;
+    # table, columns and order are constants of this module, never input.
+    found: list[tuple[int, sqlite3.Row]] = []
+    for game_id in game_ids:
+        rows = await conn.execute_fetchall(
+            f"SELECT {columns} FROM {table} WHERE game_id = ? ORDER BY {order}", (game_id,)
+        )
+        found.extend((game_id, row) for row in rows)
+    return found

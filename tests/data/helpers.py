@@ -1,0 +1,77 @@
+"""Factories for the data tests: games in the lobby, in play and finished."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+from data.db import Database
+from data.games import Game, Seat, SeatResult, create_game, start_game
+from data.stats import StatsDelta, finish_game
+
+NOW = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+GUILD = 1000
+CHANNEL = 2000
+DEAL = {"hands": [["7C", "8D", "9D", "AC"], ["8C", "7H", "8H", "9S"]], "stock": ["10C"]}
+
+
+def human_seats(users: Sequence[int]) -> list[Seat]:
+    return [Seat(seat=i, name=f"user{user}", user_id=user) for i, user in enumerate(users)]
+
+
+async def lobby(
+    db: Database, users: Sequence[int] = (1, 2), *, guild: int = GUILD, public: bool = True
+) -> Game:
+    return await create_game(
+        db,
+        guild_id=guild,
+        channel_id=CHANNEL,
+        host_id=users[0],
+        public=public,
+        rules={"limit": 15, "max_stake": None},
+        seed=42,
+        now=NOW,
+        seats=human_seats(users),
+    )
+
+
+async def playing(
+    db: Database,
+    users: Sequence[int] = (1, 2),
+    *,
+    guild: int = GUILD,
+    computers: int = 0,
+    now: datetime = NOW,
+) -> Game:
+    game = await lobby(db, users, guild=guild)
+    seats = human_seats(users) + [
+        Seat(seat=len(users) + i, name=f"bot{i}", computer="normal") for i in range(computers)
+    ]
+    return await start_game(db, game.id, seats=seats, first_leader=0, now=now)
+
+
+def results_by_place(places: Sequence[int]) -> list[SeatResult]:
+    return [
+        SeatResult(seat=i, marks=0 if place == 1 else 15, place=place)
+        for i, place in enumerate(places)
+    ]
+
+
+async def finished(
+    db: Database,
+    users: Sequence[int],
+    places: Sequence[int],
+    *,
+    guild: int = GUILD,
+    rated: bool = True,
+    minutes: int = 0,
+) -> Game:
+    """A finished game between people; `places` by seat, 1 best."""
+    game = await playing(db, users, guild=guild)
+    deltas = {
+        user: StatsDelta(games=1, wins=int(place == 1), rounds=4, marks=4 * (place - 1))
+        for user, place in zip(users, places, strict=True)
+    }
+    when = NOW + timedelta(minutes=minutes)
+    await finish_game(db, game.id, results_by_place(places), deltas, rated, when)
+    return game

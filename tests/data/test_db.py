@@ -1,0 +1,168 @@
+"""Opening the database: PRAGMAs, migrations, transactions, damaged files."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from data.db import Database, connect
+from data.errors import DatabaseCorruptError, DatabaseOpenError, MigrationError, TransactionError
+from data.migrate import MIGRATIONS_DIR
+from tests.data.helpers import GUILD, lobby
+
+
+def tables_of(path: Path) -> set[str]:
+    with sqlite3.connect(path) as raw:
+        rows = raw.execute("SELECT name FROM sqlite_schema WHERE type = 'table'").fetchall()
+    return {row[0] for row in rows}
+
+
+def versions_of(path: Path) -> list[int]:
+    with sqlite3.connect(path) as raw:
+        return [row[0] for row in raw.execute("SELECT version FROM schema_migrations ORDER BY 1")]
+
+
+async def test_creates_folder_and_file(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "b" / "toep.sqlite3"
+    db = await connect(path)
+    await db.close()
+    assert path.is_file()
+    assert {"games", "seats", "game_events", "bans", "player_stats"} <= tables_of(path)
+    assert versions_of(path) == [1]
+
+
+async def test_pragmas_are_set(db: Database) -> None:
+    assert await db.pragma("journal_mode") == "wal"
+    assert await db.pragma("synchronous") == 2  # FULL
+    assert await db.pragma("foreign_keys") == 1
+    assert await db.pragma("busy_timeout") == 5000
+
+
+async def test_wal_is_persistent_in_the_file(db: Database) -> None:
+    # journal_mode=WAL is a property of the file: a plain connection sees it too
+    with sqlite3.connect(db.path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_reopening_applies_nothing_and_keeps_data(tmp_path: Path) -> None:
+    path = tmp_path / "toep.sqlite3"
+    db = await connect(path)
+    game = await lobby(db)
+    await db.close()
+    db = await connect(path)
+    async with db.read() as conn:
+        rows = list(await conn.execute_fetchall("SELECT id FROM games"))
+    await db.close()
+    assert [row[0] for row in rows] == [game.id]
+    assert versions_of(path) == [1]
+
+
+def migrations_with(tmp_path: Path, extra: str) -> Path:
+    folder = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS_DIR, folder)
+    (folder / "0002_extra.sql").write_text(extra)
+    return folder
+
+
+async def test_failed_migration_is_rolled_back_whole(tmp_path: Path) -> None:
+    path = tmp_path / "toep.sqlite3"
+    db = await connect(path)
+    await lobby(db)
+    await db.close()
+    broken = migrations_with(
+        tmp_path,
+        "CREATE TABLE half (x INTEGER);\nALTER TABLE games ADD COLUMN extra INTEGER;\n"
+        "INSERT INTO no_such_table VALUES (1);\n",
+    )
+    with pytest.raises(MigrationError, match="0002_extra failed at statement 3"):
+        await connect(path, migrations_dir=broken)
+    assert "half" not in tables_of(path)
+    assert versions_of(path) == [1]
+    with sqlite3.connect(path) as raw:
+        columns = [row[1] for row in raw.execute("PRAGMA table_info(games)")]
+        assert "extra" not in columns
+        assert raw.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+
+
+async def test_a_new_migration_is_applied_once(tmp_path: Path) -> None:
+    path = tmp_path / "toep.sqlite3"
+    await (await connect(path)).close()
+    folder = migrations_with(tmp_path, "CREATE TABLE extra (x INTEGER);\n")
+    for _ in range(2):
+        db = await connect(path, migrations_dir=folder)
+        await db.close()
+    assert "extra" in tables_of(path)
+    assert versions_of(path) == [1, 2]
+
+
+async def test_edited_migration_stops_start_up(tmp_path: Path) -> None:
+    path = tmp_path / "toep.sqlite3"
+    await (await connect(path)).close()
+    folder = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS_DIR, folder)
+    first = folder / "0001_initial.sql"
+    first.write_text(first.read_text() + "\n-- edited\n")
+    with pytest.raises(MigrationError, match="changed after it was applied"):
+        await connect(path, migrations_dir=folder)
+
+
+async def test_database_newer_than_code_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "toep.sqlite3"
+    folder = migrations_with(tmp_path, "CREATE TABLE extra (x INTEGER);\n")
+    await (await connect(path, migrations_dir=folder)).close()
+    with pytest.raises(MigrationError, match="does not know"):
+        await connect(path)
+
+
+async def test_corrupt_file_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "toep.sqlite3"
+    garbage = b"this is not an sqlite database, just some bytes" * 100
+    path.write_bytes(garbage)
+    with pytest.raises(DatabaseCorruptError, match="not a usable SQLite database"):
+        await connect(path)
+    assert path.read_bytes() == garbage
+
+
+async def test_unopenable_path_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "is_a_folder"
+    path.mkdir()
+    with pytest.raises(DatabaseOpenError, match="cannot open database"):
+        await connect(path)
+
+
+async def test_foreign_keys_are_enforced(db: Database) -> None:
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO seats (game_id, seat, name, user_id) VALUES (?, ?, ?, ?)",
+                (999, 0, "ghost", 1),
+            )
+
+
+async def test_rollback_on_error_leaves_nothing(db: Database) -> None:
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?)", (GUILD, "nl")
+            )
+            raise RuntimeError("boom")
+    async with db.read() as conn:
+        rows = list(await conn.execute_fetchall("SELECT COUNT(*) FROM guild_settings"))
+    assert rows[0][0] == 0
+
+
+async def test_commit_makes_writes_visible(db: Database) -> None:
+    async with db.transaction() as conn:
+        await conn.execute("INSERT INTO guild_settings (guild_id) VALUES (?)", (GUILD,))
+    with sqlite3.connect(db.path) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM guild_settings").fetchone()[0] == 1
+
+
+async def test_nested_transaction_is_refused(db: Database) -> None:
+    async with db.transaction():
+        with pytest.raises(TransactionError):
+            async with db.transaction():
+                pass
