@@ -1,0 +1,35 @@
+"""Discord's limits on a message, checked on a rendered one."""
+
+from __future__ import annotations
+
+import discord
+
+from cogs import ids
+from cogs.render import Rendered
+
+
+def check_limits(r: Rendered) -> None:
+    assert r.content is None or len(r.content) <= 2000
+    if r.embed is not None:
+        e = r.embed
+        assert len(e.title or "") <= 256
+        assert len(e.description or "") <= 4096
+        assert len(e.fields) <= 25
+        for f in e.fields:
+            assert 0 < len(f.name or "") <= 256
+            assert 0 < len(f.value or "") <= 1024
+        assert len(e) <= 6000
+    if r.view is not None:
+        assert r.view.timeout is None
+        rows = r.view.to_components()
+        assert len(rows) <= 5
+        for row in rows:
+            assert 1 <= len(row["components"]) <= 5
+        custom_ids = []
+        for item in r.view.children:
+            assert isinstance(item, discord.ui.Button)
+            assert 1 <= len(item.label or "") <= 80
+            assert item.custom_id is not None and len(item.custom_id) <= 100
+            ids.decode(item.custom_id)
+            custom_ids.append(item.custom_id)
+        assert len(custom_ids) == len(set(custom_ids))

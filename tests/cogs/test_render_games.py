@@ -1,0 +1,105 @@
+"""Render random moments of random games: no hidden card in public, Discord's
+limits hold, and the hand panel offers exactly the legal plays."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from cogs import ids
+from cogs.i18n import t
+from cogs.render import hand_panel, happening_line, table_message
+from cogs.render_hand import answer_verbs
+from cogs.render_text import card_label
+from engine import events as ev
+from engine.cards import DECK
+from engine.views import seat_view
+from tests.cogs.helpers import NOW, TABLE_ID, Moment, hidden_cards, random_moments, texts_of
+from tests.cogs.limits import check_limits
+
+LANGS = ("en", "nl")
+SEEDS = range(60)
+
+
+def _hidden_texts(moment: Moment) -> set[str]:
+    return {text for card in hidden_cards(moment.game)
+            for text in (card.text, card_label(card, "en"), card_label(card, "nl"))}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_table_message_shows_no_hidden_card(seed: int) -> None:
+    for moment in random_moments(seed):
+        for lang in LANGS:
+            r = table_message(moment.snap, lang, NOW)
+            check_limits(r)
+            assert r.embed is not None
+            # "What happened" may name a card of an earlier round that is in a
+            # hand again now; its lines are checked one by one below.
+            recent = t(lang, "table.recent")
+            public = discord.Embed.from_dict(r.embed.to_dict())
+            public.clear_fields()
+            for f in r.embed.fields:
+                if f.name != recent:
+                    public.add_field(name=f.name or "", value=f.value or "")
+            text = texts_of(r.content, public, r.view)
+            leaked = {h for h in _hidden_texts(moment) if h in text}
+            assert not leaked, (seed, lang, leaked, text)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_happening_lines_name_only_their_own_card(seed: int) -> None:
+    all_labels = {lang: {card_label(c, lang): c for c in DECK} for lang in LANGS}
+    for moment in random_moments(seed, every=0.5):
+        for h in moment.snap.recent:
+            own = getattr(h, "card", None)
+            for lang in LANGS:
+                line = happening_line(h, ("P0", "P1", "P2", "P3", "P4", "P5", "P6", "P7"),
+                                      lang)
+                named = {c for label, c in all_labels[lang].items() if label in line}
+                assert named <= ({own} if own is not None else set()), (h, line)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_hand_panel_offers_the_legal_events(seed: int) -> None:
+    for moment in random_moments(seed, every=0.4):
+        snap, public = moment.snap, moment.snap.view
+        assert public is not None
+        for seat in range(moment.game.n):
+            view = seat_view(moment.game, seat, public)
+            for lang in LANGS:
+                r = hand_panel(snap, view, lang, NOW)
+                check_limits(r)
+                _check_panel(r.view, view, snap.stamp)
+
+
+def _check_panel(panel: object, view: ev.Event | object, stamp: str) -> None:
+    from discord.ui import Button, View
+
+    from engine.views import SeatView
+    assert isinstance(view, SeatView)
+    buttons = [b for b in panel.children if isinstance(b, Button)] \
+        if isinstance(panel, View) else []
+    decoded = [(ids.decode(b.custom_id or ""), b) for b in buttons]
+    assert all(d.table_id == TABLE_ID and d.stamp == stamp for d, _ in decoded)
+    cards = [d.card for d, _ in decoded if d.verb == "play"]
+    assert cards == list(view.hand)  # every card, in order
+    enabled = {d.card for d, b in decoded if d.verb == "play" and not b.disabled}
+    assert enabled == {e.card for e in view.legal if e.do == ev.PLAY}
+    answers = {d.verb for d, _ in decoded if d.verb != "play"}
+    legal = {e.do for e in view.legal if e.do != ev.PLAY}
+    assert legal <= answers
+    assert answers - legal <= {"pass"}
+    if "pass" in answers:
+        assert view.seat in view.public.waiting
+
+
+def test_panel_answers_follow_the_phase() -> None:
+    seen: set[str] = set()
+    for seed in range(40):
+        for moment in random_moments(seed, every=0.5):
+            assert moment.snap.view is not None
+            for seat in range(moment.game.n):
+                seen |= answer_verbs(moment.snap,
+                                     seat_view(moment.game, seat, moment.snap.view))
+    # Random games reach most decisions; each renders as a button.
+    assert {"toep", "call", "fold", "vuile_was", "pass", "check", "believe"} <= seen
