@@ -42,6 +42,22 @@ async def append_deals(
         return await insert_log(conn, "deals", game_id, first_n, deals)
 
 
+async def append_events_and_deals(
+    db: Database,
+    game_id: int,
+    events_from: int,
+    events: Sequence[Mapping[str, Any]],
+    deals_from: int,
+    deals: Sequence[Mapping[str, Any]],
+) -> None:
+    """Both logs in one transaction: an event and the chance it brought
+    are saved together or not at all."""
+    async with db.transaction() as conn:
+        await _require_playing(conn, game_id)
+        await insert_log(conn, "events", game_id, events_from, events)
+        await insert_log(conn, "deals", game_id, deals_from, deals)
+
+
 async def next_number(conn: aiosqlite.Connection, name: LogName, game_id: int) -> int:
     """The number the next entry of the log must have (0 for an empty log)."""
     rows = list(

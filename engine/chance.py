@@ -68,12 +68,43 @@ class RandomChance:
         return out
 
 
-class RecordChance(RandomChance):
-    """The outcomes of a record's `deals`, checked when they are used."""
+class SeededChance:
+    """Every outcome drawn from its own generator, seeded by the game's seed and
+    the outcome's place (deal number, kind, count). A game rebuilt from its
+    log after a restart therefore draws exactly what it would have drawn had
+    it never stopped. Live tables use this."""
 
-    def __init__(self, deals: Sequence[object], rng: random.Random) -> None:
-        super().__init__(rng)
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def _rng(self, *where: object) -> random.Random:
+        return random.Random(":".join(map(str, (self.seed, *where))))
+
+    def first_leader(self, seats: int) -> int:
+        return RandomChance(self._rng("first")).first_leader(seats)
+
+    def deal(self, index: int, dealt: Sequence[bool], hand_size: int) -> tuple[Hands, list[Card]]:
+        return RandomChance(self._rng(index, "deal")).deal(index, dealt, hand_size)
+
+    def leader(self, index: int, candidates: Sequence[int]) -> int:
+        return RandomChance(self._rng(index, "leader")).leader(index, candidates)
+
+    def reshuffle(self, index: int, count: int, cards: Sequence[Card]) -> list[Card]:
+        return RandomChance(self._rng(index, "reshuffle", count)).reshuffle(index, count, cards)
+
+
+class RecordChance:
+    """The outcomes of a record's `deals`, checked when they are used; what the
+    record leaves open comes from `fallback` (a RandomChance of the record's
+    seed when replaying a record, a SeededChance when restoring a table)."""
+
+    def __init__(self, deals: Sequence[object], fallback: random.Random | Chance) -> None:
         self.deals = deals
+        self.fallback: Chance = (RandomChance(fallback) if isinstance(fallback, random.Random)
+                                 else fallback)
+
+    def first_leader(self, seats: int) -> int:
+        return self.fallback.first_leader(seats)
 
     def _entry(self, index: int) -> dict[str, object] | None:
         if index >= len(self.deals):
@@ -86,13 +117,13 @@ class RecordChance(RandomChance):
     def deal(self, index: int, dealt: Sequence[bool], hand_size: int) -> tuple[Hands, list[Card]]:
         entry = self._entry(index)
         if entry is None:
-            return super().deal(index, dealt, hand_size)
+            return self.fallback.deal(index, dealt, hand_size)
         return _checked_deal(index, entry, dealt, hand_size)
 
     def leader(self, index: int, candidates: Sequence[int]) -> int:
         entry = self._entry(index)
         if entry is None or "leader" not in entry:
-            return super().leader(index, candidates)
+            return self.fallback.leader(index, candidates)
         leader = entry["leader"]
         if type(leader) is not int or leader not in candidates:
             raise RecordError(f"deals[{index}].leader must be one of seats "
@@ -103,11 +134,11 @@ class RecordChance(RandomChance):
         entry = self._entry(index)
         lists = None if entry is None else entry.get("reshuffles")
         if lists is None:
-            return super().reshuffle(index, count, cards)
+            return self.fallback.reshuffle(index, count, cards)
         if not isinstance(lists, list):
             raise RecordError(f"deals[{index}].reshuffles must be a list of card lists")
         if count >= len(lists):
-            return super().reshuffle(index, count, cards)
+            return self.fallback.reshuffle(index, count, cards)
         where = f"deals[{index}].reshuffles[{count}]"
         order = _cards(where, lists[count])
         if sorted(c.index for c in order) != sorted(c.index for c in cards):

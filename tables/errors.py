@@ -1,0 +1,25 @@
+"""Refusals a table gives: a message key for the locales, and nothing changed."""
+
+from __future__ import annotations
+
+from engine.errors import IllegalEvent
+
+
+class Refusal(Exception):
+    """A click or command the table refuses. `key` and `params` name the
+    message in locales/; `rule` names a rule (R4, R19 ...) where one applies."""
+
+    def __init__(self, key: str, rule: str = "", **params: object) -> None:
+        self.key = key
+        self.rule = rule
+        self.params = params
+        super().__init__(f"{rule + ': ' if rule else ''}{key} {params or ''}".strip())
+
+    @classmethod
+    def from_engine(cls, err: IllegalEvent) -> Refusal:
+        return cls(err.key, err.rule, **err.params)
+
+
+class TableFailure(Exception):
+    """Something went wrong that is not the player's doing (a disk error): the
+    table was put back to its last saved state; the player gets an apology."""

@@ -1,0 +1,82 @@
+"""All live tables: create one per channel, find them, restore them at start-up."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterator
+
+from data import games
+from data.games import Seat
+from engine.rules import TableRules
+from tables.errors import Refusal
+from tables.snapshot import SeatInfo, Status
+from tables.table import Table, TableDeps, seat_infos
+
+log = logging.getLogger(__name__)
+
+
+class TableManager:
+    def __init__(self, deps: TableDeps, rng: random.Random | None = None) -> None:
+        self.deps = deps
+        self.tables: dict[int, Table] = {}
+        self._rng = rng or random.Random()
+
+    def __iter__(self) -> Iterator[Table]:
+        return iter(list(self.tables.values()))
+
+    def get(self, table_id: int) -> Table | None:
+        return self.tables.get(table_id)
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        for table in self.tables.values():
+            if table.row.channel_id == channel_id and table.open:
+                return table
+        return None
+
+    async def create(self, *, guild_id: int, channel_id: int, host_id: int, host_name: str,
+                     public: bool, rules: TableRules) -> Table:
+        """A new lobby with the host seated. One open table per channel."""
+        if self.in_channel(channel_id) is not None:
+            raise Refusal("channel_busy")
+        seed = self._rng.getrandbits(62)
+        row = await games.create_game(
+            self.deps.db, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+            public=public, rules=rules.to_json(), seed=seed, now=self.deps.clock.now(),
+            seats=[Seat(0, host_name, user_id=host_id)])
+        table = Table(row, [SeatInfo(0, host_id, None, host_name)], set(), self.deps)
+        self.tables[row.id] = table
+        table.arm_lobby_timeout()
+        return table
+
+    async def restore(self) -> list[Table]:
+        """Every unfinished table from the database: lobbies as they were,
+        games replayed from their event logs, each decision on a fresh clock."""
+        restored = []
+        for loaded in await games.load_unfinished(self.deps.db):
+            try:
+                table = Table(loaded.game, seat_infos(loaded), set(loaded.invites), self.deps)
+                if table.status is Status.LOBBY:
+                    table.arm_lobby_timeout()
+                else:
+                    await table.resume(loaded)
+            except Exception:
+                log.exception("table %s could not be restored; it stays in the database",
+                              loaded.game.id)
+                continue
+            self.tables[table.id] = table
+            restored.append(table)
+        return restored
+
+    def forget_closed(self) -> None:
+        for table_id in [t.id for t in self.tables.values() if not t.open]:
+            del self.tables[table_id]
+
+    async def settled(self) -> None:
+        """Wait until no table has computer work in hand (tests, benches)."""
+        for table in list(self.tables.values()):
+            await table.settled()
+
+    async def close(self) -> None:
+        for table in list(self.tables.values()):
+            await table.close()

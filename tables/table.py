@@ -1,0 +1,646 @@
+"""One live table: lobby, seats, the table lock, turn clocks and windows,
+computer turns, write-ahead persistence, and updates to a listener.
+
+Every change happens under the table's lock, so two clicks that race are
+applied one after the other and the second is judged against the new state.
+An event reaches the database before any listener hears of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from data import bans, gamelog, games, stats
+from data.db import Database
+from data.games import Game as GameRow
+from data.games import LoadedGame, Seat, SeatResult
+from engine import events as ev
+from engine.bots import Bot, make_bot
+from engine.cards import Card
+from engine.chance import RecordChance, SeededChance
+from engine.errors import IllegalEvent
+from engine.events import Event, Happening
+from engine.game import Game, Phase
+from engine.record import parse_event, to_record
+from engine.rules import TableRules
+from engine.views import public_view, seat_view
+from tables.chance_log import ChanceLog, fold
+from tables.clock import ClockSource, Timer
+from tables.errors import Refusal, TableFailure
+from tables.results import results
+from tables.snapshot import Clock, SeatInfo, SeatUpdate, Status, TableSnapshot, stamp_of
+
+log = logging.getLogger(__name__)
+
+GAME_VERBS = frozenset({ev.PLAY, ev.TOEP, ev.CALL, ev.FOLD, ev.VUILE_WAS, ev.CHECK, ev.BELIEVE,
+                        ev.PLAY_IN, ev.SIT_OUT, ev.SUPER_YES, ev.SUPER_NO, "pass"})
+TURN_PHASES = frozenset({Phase.PLAY, Phase.TOEP_ANSWER, Phase.DEAD_MAN_CHOICE})
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    bot_pause: float = 1.2  # seconds before a computer's turn shows: readable, not instant
+    lobby_timeout: timedelta = timedelta(minutes=15)
+    idle_timeout: timedelta = timedelta(minutes=10)
+    public_clock: int = 20  # R16: public tables
+    recent: int = 8  # happenings kept for the table message
+
+
+class TableListener(Protocol):
+    async def table_changed(self, table: Table, snap: TableSnapshot,
+                            updates: Sequence[SeatUpdate],
+                            happenings: Sequence[Happening]) -> None:
+        """Called after every committed change, under the table's lock: must
+        not block (schedule the Discord work, don't await it here)."""
+        ...
+
+
+@dataclass
+class TableDeps:
+    db: Database
+    clock: ClockSource
+    listener: TableListener
+    executor: Executor | None = None
+    config: TableConfig = TableConfig()
+
+
+class Table:
+    def __init__(self, row: GameRow, seats: Sequence[SeatInfo], invited: set[int],
+                 deps: TableDeps) -> None:
+        self.row = row
+        self.id = row.id
+        self.rules = TableRules.from_json(row.rules)
+        self.deps = deps
+        self.status = Status(row.status)
+        self.seats = list(seats)
+        self.invited = invited
+        self.lock = asyncio.Lock()
+        self.game: Game | None = None
+        self.chance = ChanceLog()
+        self.chance_rows = 0
+        self.humans_at_start = 0
+        self.passed: set[int] = set()
+        self.recent: deque[Happening] = deque(maxlen=deps.config.recent)
+        self.deadline: datetime | None = None
+        self.end_reason: str | None = None
+        self._armed_stamp: str | None = None
+        self._decision_timer: Timer | None = None
+        self._idle_timer: Timer | None = None
+        self._lobby_timer: Timer | None = None
+        self._bots: dict[int, Bot] = {}
+        self._bot_task: asyncio.Task[None] | None = None
+
+    # --- reading --------------------------------------------------------------------
+
+    @property
+    def open(self) -> bool:
+        return self.status in (Status.LOBBY, Status.PLAYING)
+
+    @property
+    def stamp(self) -> str:
+        return stamp_of(len(self.game.events)) if self.game else "0"
+
+    @property
+    def clock_seconds(self) -> int:
+        return self.deps.config.public_clock if self.row.public else self.rules.clock
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.index
+        return None
+
+    def snapshot(self) -> TableSnapshot:
+        game = self.game
+        view = public_view(game) if game else None
+        clock = None
+        if game and not game.over:
+            waiting = game.waiting()
+            clock = Clock(waiting.seats, self.deadline, waiting.window)
+        return TableSnapshot(
+            table_id=self.id, guild_id=self.row.guild_id, channel_id=self.row.channel_id,
+            host_id=self.row.host_id, public=self.row.public, rules=self.rules,
+            status=self.status, seats=tuple(self.seats), invited=frozenset(self.invited),
+            view=view, clock=clock, passed=frozenset(self.passed), recent=tuple(self.recent),
+            stamp=self.stamp, end_reason=self.end_reason)
+
+    def seat_update(self, seat: int, your_turn: bool = False) -> SeatUpdate | None:
+        info = self.seats[seat]
+        if self.game is None or info.user_id is None:
+            return None
+        return SeatUpdate(seat, info.user_id, seat_view(self.game, seat), your_turn)
+
+    # --- the lobby ----------------------------------------------------------------------
+
+    async def join(self, user_id: int, name: str) -> None:
+        async with self.lock:
+            self._require(Status.LOBBY)
+            if self.seat_of(user_id) is not None:
+                raise Refusal("already_seated")
+            if len(self.seats) >= self.rules.max_players:
+                raise Refusal("table_full", max=self.rules.max_players)
+            if not self.row.public and user_id != self.row.host_id and (
+                    user_id not in self.invited):
+                raise Refusal("invited_only")
+            if self.row.public:
+                ban = await bans.active_ban(self.deps.db, self.row.guild_id, user_id,
+                                            self.deps.clock.now())
+                if ban is not None:
+                    raise Refusal("banned", "R19", until=ban.until)
+            self.seats.append(SeatInfo(len(self.seats), user_id, None, name))
+            await self._save_lobby()
+
+    async def leave(self, user_id: int) -> None:
+        """Leave a lobby seat; in a game, walking out forfeits (R16)."""
+        async with self.lock:
+            seat = self._seat(user_id)
+            if self.status is Status.PLAYING:
+                await self._forfeit(seat, "walkout")
+                return
+            self._require(Status.LOBBY)
+            self._remove_seat(seat)
+            await self._save_lobby()
+
+    async def add_bot(self, user_id: int, level: str) -> None:
+        async with self.lock:
+            self._require(Status.LOBBY)
+            self._require_host(user_id)
+            if len(self.seats) >= self.rules.max_players:
+                raise Refusal("table_full", max=self.rules.max_players)
+            make_bot(level)  # refuses an unknown level
+            number = 1 + sum(1 for s in self.seats if s.is_bot)
+            self.seats.append(SeatInfo(len(self.seats), None, level, f"Bot {number}"))
+            await self._save_lobby()
+
+    async def remove_bot(self, user_id: int, seat: int) -> None:
+        async with self.lock:
+            self._require(Status.LOBBY)
+            self._require_host(user_id)
+            if not 0 <= seat < len(self.seats) or not self.seats[seat].is_bot:
+                raise Refusal("not_a_bot_seat", seat=seat)
+            self._remove_seat(seat)
+            await self._save_lobby()
+
+    async def invite(self, user_id: int, target_id: int) -> None:
+        async with self.lock:
+            self._require(Status.LOBBY)
+            self._require_host(user_id)
+            if self.row.public:
+                raise Refusal("invite_public")
+            if target_id not in self.invited:
+                await games.add_invites(self.deps.db, self.id, [target_id])
+                self.invited.add(target_id)
+            await self._notify(())
+
+    async def cancel(self, user_id: int | None, reason: str = "cancelled") -> None:
+        """The host cancels the lobby (`user_id` None: the lobby timed out)."""
+        async with self.lock:
+            self._require(Status.LOBBY)
+            if user_id is not None:
+                self._require_host(user_id)
+            await games.cancel_game(self.deps.db, self.id, self.deps.clock.now())
+            self.status = Status.CANCELLED
+            self.end_reason = reason
+            self._stop_timers()
+            await self._notify(())
+
+    async def start(self, user_id: int) -> None:
+        async with self.lock:
+            self._require(Status.LOBBY)
+            self._require_host(user_id)
+            if len(self.seats) < 2:
+                raise Refusal("need_two_players")
+            if all(s.is_bot for s in self.seats):
+                raise Refusal("need_a_person")
+            now = self.deps.clock.now()
+            game = Game(self.rules, [s.name for s in self.seats], SeededChance(self.row.seed))
+            chance = ChanceLog()
+            rows = chance.new_rows(game)
+            self.row = await games.start_game(
+                self.deps.db, self.id, seats=[_seat_row(s) for s in self.seats],
+                first_leader=game.first_leader, now=now, deals=rows)
+            self.game, self.chance, self.chance_rows = game, chance, len(rows)
+            self.status = Status.PLAYING
+            self._begin_play()
+            self.recent.extend(game.opening)
+            self._human_acted()
+            await self._after_change(game.opening)
+
+    async def resume(self, loaded: LoadedGame) -> None:
+        """After a restart: the game replayed from its log, a fresh full clock
+        for the decision on hand (nobody forfeits because the bot was down)."""
+        async with self.lock:
+            self.game, self.chance, self.chance_rows = rebuild(loaded)
+            self._begin_play()
+            self.rearm()
+            await self._notify(())
+            self._wake_bots()
+
+    def _begin_play(self) -> None:
+        if self._lobby_timer:
+            self._lobby_timer.cancel()
+        self.humans_at_start = sum(1 for s in self.seats if not s.is_bot)
+        self._bots = {s.index: make_bot(s.level or "normal", hash((self.row.seed, s.index)))
+                      for s in self.seats if s.is_bot}
+
+    def _remove_seat(self, seat: int) -> None:
+        del self.seats[seat]
+        self.seats = [replace(s, index=i) for i, s in enumerate(self.seats)]
+
+    async def _save_lobby(self) -> None:
+        await games.update_lobby_seats(self.deps.db, self.id, [_seat_row(s) for s in self.seats])
+        await self._notify(())
+
+    def arm_lobby_timeout(self) -> None:
+        when = self.row.created_at + self.deps.config.lobby_timeout
+        self._lobby_timer = self.deps.clock.call_at(when, self._lobby_timed_out)
+
+    async def _lobby_timed_out(self) -> None:
+        if self.status is Status.LOBBY:
+            with contextlib.suppress(Refusal):  # started or cancelled meanwhile
+                await self.cancel(None, "lobby_timeout")
+
+    # --- playing ----------------------------------------------------------------------
+
+    async def act(self, user_id: int, verb: str, card: Card | None = None,
+                  stamp: str | None = None) -> None:
+        """A seated person's decision. Raises Refusal; nothing changes then."""
+        async with self.lock:
+            self._require(Status.PLAYING)
+            seat = self._seat(user_id)
+            if stamp is not None and stamp != self.stamp:
+                raise Refusal("moment_passed")
+            if verb not in GAME_VERBS:
+                raise Refusal("unknown_action", verb=verb)
+            self._human_acted()
+            if verb == "pass":
+                await self._pass(seat)
+                return
+            event = ev.play(seat, card) if verb == ev.PLAY and card else ev.act(verb, seat)
+            await self._apply_checked(event)
+
+    async def _apply_checked(self, event: Event) -> None:
+        game = self._game()
+        try:
+            game.verify(event)
+        except IllegalEvent as err:
+            raise Refusal.from_engine(err) from None
+        await self._commit([event])
+
+    async def _pass(self, seat: int) -> None:
+        """Silence from one seat in a window; all silent closes it (R17)."""
+        game = self._game()
+        waiting = game.waiting()
+        if not waiting.window or seat not in waiting.seats:
+            raise Refusal("nothing_to_pass")
+        if game.phase is Phase.CHECK:
+            await self._commit([ev.act(ev.BELIEVE, seat)])
+        elif game.phase is Phase.SUPER_QUESTION:
+            await self._commit([ev.act(ev.SUPER_NO, seat)])
+        else:
+            self.passed.add(seat)
+            await self._close_window_if_all_passed()
+
+    async def _close_window_if_all_passed(self) -> None:
+        game = self._game()
+        waiting = game.waiting()
+        if game.phase is Phase.WINDOW and set(waiting.seats) <= self.passed:
+            await self._commit([ev.act(ev.CLOSE_WINDOW)])
+        else:
+            await self._notify(())
+
+    async def walk_out(self, user_id: int) -> None:
+        async with self.lock:
+            self._require(Status.PLAYING)
+            await self._forfeit(self._seat(user_id), "walkout")
+
+    async def end(self, reason: str = "admin") -> None:
+        """An admin ends the table, or nobody acted for too long: unrated,
+        nobody forfeits."""
+        async with self.lock:
+            if self.status is Status.LOBBY:
+                await games.cancel_game(self.deps.db, self.id, self.deps.clock.now())
+                self.status = Status.CANCELLED
+            else:
+                self._require(Status.PLAYING)
+                game = self._game()
+                marks = [SeatResult(s, game.marks[s], None, game.forfeited[s])
+                         for s in range(game.n)]
+                await games.end_game(self.deps.db, self.id, self.deps.clock.now(), marks)
+                self.status = Status.ENDED
+            self.end_reason = reason
+            self._stop_timers()
+            await self._notify(())
+
+    async def _forfeit(self, seat: int, kind: str) -> None:
+        game = self._game()
+        if game.out[seat]:
+            raise Refusal("already_out")
+        await self._commit([ev.act(ev.FORFEIT, seat)])
+        user_id = self.seats[seat].user_id
+        if self.row.public and self.humans_at_start >= 2 and user_id is not None:
+            # R19: counted only at public tables, in games with two or more people.
+            await bans.record_forfeit(self.deps.db, game_id=self.id,
+                                      guild_id=self.row.guild_id, user_id=user_id,
+                                      kind="timeout" if kind == "timeout" else "walkout",
+                                      at=self.deps.clock.now())
+
+    # --- write-ahead ------------------------------------------------------------------
+
+    async def _commit(self, events: Sequence[Event]) -> None:
+        """Apply, save (events and the chance they brought, in one transaction),
+        and only then tell anyone. A failed save puts the table back."""
+        game = self._game()
+        first = len(game.events)
+        happenings: list[Happening] = []
+        for event in events:
+            happenings.extend(game.apply(event))
+        rows = self.chance.new_rows(game)
+        try:
+            await gamelog.append_events_and_deals(
+                self.deps.db, self.id, first, [e.to_json() for e in game.events[first:]],
+                self.chance_rows, rows)
+        except Exception as err:
+            log.exception("table %s: saving events from %d failed", self.id, first)
+            self._roll_back(first)
+            raise TableFailure(str(err)) from err
+        self.chance_rows += len(rows)
+        self.recent.extend(happenings)
+        await self._after_change(happenings)
+
+    def _roll_back(self, saved: int) -> None:
+        """Back to the first `saved` events (what the database holds), rebuilt
+        from the game's own record: the database may be what failed."""
+        record = to_record(self._game(), self.row.seed)
+        record["events"] = record["events"][:saved]
+        game = Game(self.rules, record["players"],
+                    RecordChance(record["deals"], SeededChance(self.row.seed)),
+                    record["first_leader"])
+        for raw in record["events"]:
+            game.apply(parse_event(raw, game.n))
+        game.chance = SeededChance(self.row.seed)
+        self.game = game
+        self.chance = ChanceLog.of(game)
+
+    async def _after_change(self, happenings: Sequence[Happening]) -> None:
+        game = self._game()
+        self.passed.clear()
+        if game.over:
+            await self._finish()
+            return
+        self._arm_decision_clock()
+        await self._notify(happenings, new_decision=True)
+        self._wake_bots()
+
+    async def _finish(self) -> None:
+        game = self._game()
+        self._stop_timers()
+        outcome = results(to_record(game, self.row.seed))
+        seat_results = [SeatResult(s, outcome.marks[s], outcome.places[s], outcome.forfeited[s],
+                                   outcome.forfeit_order[s]) for s in range(game.n)]
+        deltas = {info.user_id: outcome.stats[info.index] for info in self.seats
+                  if info.user_id is not None}
+        rated = self.row.public and self.humans_at_start >= 2
+        await stats.finish_game(self.deps.db, self.id, seat_results, deltas, rated,
+                                self.deps.clock.now())
+        self.status = Status.FINISHED
+        await self._notify(tuple(self.recent)[-1:])
+
+    async def _notify(self, happenings: Sequence[Happening], new_decision: bool = False) -> None:
+        updates = []
+        waiting = self.game.waiting().seats if self.game and not self.game.over else ()
+        for info in self.seats:
+            update = self.seat_update(info.index, new_decision and info.index in waiting)
+            if update is not None:
+                updates.append(update)
+        try:
+            await self.deps.listener.table_changed(self, self.snapshot(), updates, happenings)
+        except Exception:
+            log.exception("table %s: the listener failed", self.id)
+
+    # --- clocks (R16-R18) ----------------------------------------------------------------
+
+    def _humans_in_game(self) -> int:
+        game = self._game()
+        return sum(1 for s in self.seats if not s.is_bot and not game.out[s.index])
+
+    def _clock_runs(self, seats: Sequence[int], window: bool) -> bool:
+        humans = [s for s in seats if not self.seats[s].is_bot]
+        if not humans:
+            return False
+        if window:
+            return True
+        # R18: a lone person against computer players has no turn clock.
+        bots_in = any(s.is_bot and not self._game().out[s.index] for s in self.seats)
+        return not (self._humans_in_game() == 1 and bots_in)
+
+    def _arm_decision_clock(self) -> None:
+        """A fresh clock for each new decision (the stamp moved on)."""
+        game = self._game()
+        if self._armed_stamp == self.stamp:
+            return
+        if self._decision_timer:
+            self._decision_timer.cancel()
+            self._decision_timer = None
+        self._armed_stamp = self.stamp
+        waiting = game.waiting()
+        if game.phase is Phase.WINDOW and not waiting.seats:
+            self.deadline = None  # nobody can call: closed at once by the bot driver
+            return
+        if not self._clock_runs(waiting.seats, waiting.window):
+            self.deadline = None
+            return
+        seconds = self.rules.window if waiting.window else self.clock_seconds
+        self.deadline = self.deps.clock.now() + timedelta(seconds=seconds)
+        stamp = self.stamp
+        self._decision_timer = self.deps.clock.call_at(
+            self.deadline, lambda: self._decision_timed_out(stamp))
+
+    def rearm(self) -> None:
+        """After a restart: the decision on hand gets a fresh, full clock."""
+        self._armed_stamp = None
+        if self.game and not self.game.over:
+            self._arm_decision_clock()
+        self._human_acted()
+
+    async def _decision_timed_out(self, stamp: str) -> None:
+        async with self.lock:
+            if self.status is not Status.PLAYING or stamp != self.stamp:
+                return
+            game = self._game()
+            waiting = game.waiting()
+            if waiting.window:
+                silence = _silence(game, waiting.seats)
+                await self._commit([silence])
+                return
+            # R16: everyone the turn waited for whose time ran out forfeits.
+            for seat in waiting.seats:
+                if (not self.seats[seat].is_bot and not game.over
+                        and seat in game.waiting().seats):
+                    await self._forfeit(seat, "timeout")
+
+    def _human_acted(self) -> None:
+        if self._idle_timer:
+            self._idle_timer.cancel()
+        when = self.deps.clock.now() + self.deps.config.idle_timeout
+        self._idle_timer = self.deps.clock.call_at(when, self._idle_timed_out)
+
+    async def _idle_timed_out(self) -> None:
+        if self.status is Status.PLAYING:
+            log.info("table %s: nobody acted for %s; ending it", self.id,
+                     self.deps.config.idle_timeout)
+            await self.end("idle")
+
+    def _stop_timers(self) -> None:
+        for timer in (self._decision_timer, self._idle_timer, self._lobby_timer):
+            if timer:
+                timer.cancel()
+        self.deadline = None
+        self._wake_bots()
+
+    async def settled(self) -> None:
+        """Wait until the computer players have nothing left to do for now."""
+        while True:
+            task = self._bot_task
+            if task is not None and not task.done():
+                await asyncio.wait([task])
+            elif self.lock.locked():
+                async with self.lock:
+                    pass
+            else:
+                return
+
+    async def close(self) -> None:
+        """Stop every timer and the computer players (shutting down)."""
+        for timer in (self._decision_timer, self._idle_timer, self._lobby_timer):
+            if timer:
+                timer.cancel()
+        task = self._bot_task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    # --- computer players ---------------------------------------------------------------
+
+    def _wake_bots(self) -> None:
+        if self._bot_task is None or self._bot_task.done():
+            self._bot_task = asyncio.get_running_loop().create_task(self._drive_bots())
+
+    async def _drive_bots(self) -> None:
+        try:
+            while True:
+                work = self._bot_work()
+                if work is None:
+                    return
+                stamp, seats, window = work
+                if not window:
+                    await self.deps.clock.sleep(self.deps.config.bot_pause)
+                decisions = await self._decide(seats)
+                async with self.lock:
+                    if stamp == self.stamp and self.status is Status.PLAYING:
+                        await self._apply_bot_decisions(decisions, window)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: a computer player failed", self.id)
+
+    def _bot_work(self) -> tuple[str, list[int], bool] | None:
+        game = self.game
+        if self.status is not Status.PLAYING or game is None or game.over:
+            return None
+        waiting = game.waiting()
+        if waiting.window and game.phase is Phase.WINDOW and not waiting.seats:
+            return self.stamp, [], True  # nobody can call: close at once
+        bots = [s for s in waiting.seats if self.seats[s].is_bot and s not in self.passed]
+        if not bots:
+            return None
+        return self.stamp, (bots if waiting.window else bots[:1]), waiting.window
+
+    async def _decide(self, seats: list[int]) -> list[tuple[int, Event | None]]:
+        game = self._game()
+        views = [(s, seat_view(game, s)) for s in seats]
+        loop = asyncio.get_running_loop()
+
+        def run() -> list[tuple[int, Event | None]]:
+            return [(s, self._bots[s].decide(v)) for s, v in views]
+
+        return await loop.run_in_executor(self.deps.executor, run)
+
+    async def _apply_bot_decisions(self, decisions: list[tuple[int, Event | None]],
+                                   window: bool) -> None:
+        game = self._game()
+        for seat, event in decisions:
+            if event is not None and game.can(event):
+                await self._commit([event])
+                return
+            if event is not None:
+                log.warning("table %s: computer seat %d chose an illegal %s", self.id, seat,
+                            event)
+            if not window:
+                legal = game.legal_events(seat)
+                await self._commit([legal[0]])
+                return
+            if game.phase is not Phase.WINDOW:
+                await self._commit([_silence(game, (seat,))])  # believe / no
+                return
+            self.passed.add(seat)
+        await self._close_window_if_all_passed()
+
+    # --- small helpers --------------------------------------------------------------
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise Refusal("not_started")
+        return self.game
+
+    def _require(self, status: Status) -> None:
+        if self.status is not status:
+            raise Refusal("table_" + self.status.value)
+
+    def _require_host(self, user_id: int) -> None:
+        if user_id != self.row.host_id:
+            raise Refusal("host_only")
+
+    def _seat(self, user_id: int) -> int:
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise Refusal("not_seated")
+        return seat
+
+
+def _silence(game: Game, seats: Sequence[int]) -> Event:
+    """What silence stands for in the open window (R17)."""
+    if game.phase is Phase.CHECK:
+        return ev.act(ev.BELIEVE, seats[0])
+    if game.phase is Phase.SUPER_QUESTION:
+        return ev.act(ev.SUPER_NO, seats[0])
+    return ev.act(ev.CLOSE_WINDOW)
+
+
+def _seat_row(seat: SeatInfo) -> Seat:
+    return Seat(seat.index, seat.name, user_id=seat.user_id, computer=seat.level)
+
+
+def seat_infos(loaded: LoadedGame) -> list[SeatInfo]:
+    return [SeatInfo(s.seat, s.user_id, s.computer, s.name) for s in loaded.seats]
+
+
+def rebuild(loaded: LoadedGame) -> tuple[Game, ChanceLog, int]:
+    """The game of a saved table, replayed from its event log."""
+    row = loaded.game
+    rules = TableRules.from_json(row.rules)
+    chance = RecordChance(fold(loaded.deals), SeededChance(row.seed))
+    game = Game(rules, [s.name for s in loaded.seats], chance, row.first_leader)
+    for raw in loaded.events:
+        game.apply(parse_event(raw, game.n))
+    game.chance = SeededChance(row.seed)
+    return game, ChanceLog.of(game), len(loaded.deals)
