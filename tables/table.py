@@ -52,6 +52,7 @@ class TableConfig:
     idle_timeout: timedelta = timedelta(minutes=10)
     public_clock: int = 20  # R16: public tables
     recent: int = 8  # happenings kept for the table message
+    computers_only: bool = False  # benches may start tables without a person
 
 
 class TableListener(Protocol):
@@ -218,7 +219,7 @@ class Table:
             self._require_host(user_id)
             if len(self.seats) < 2:
                 raise Refusal("need_two_players")
-            if all(s.is_bot for s in self.seats):
+            if all(s.is_bot for s in self.seats) and not self.deps.config.computers_only:
                 raise Refusal("need_a_person")
             now = self.deps.clock.now()
             game = Game(self.rules, [s.name for s in self.seats], SeededChance(self.row.seed))
