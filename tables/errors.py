@@ -9,15 +9,17 @@ class Refusal(Exception):
     """A click or command the table refuses. `key` and `params` name the
     message in locales/; `rule` names a rule (R4, R19 ...) where one applies."""
 
-    def __init__(self, key: str, rule: str = "", **params: object) -> None:
+    def __init__(self, key: str, rule: str = "", engine: IllegalEvent | None = None,
+                 **params: object) -> None:
         self.key = key
         self.rule = rule
+        self.engine = engine  # the engine's refusal, when it was one
         self.params = params
         super().__init__(f"{rule + ': ' if rule else ''}{key} {params or ''}".strip())
 
     @classmethod
     def from_engine(cls, err: IllegalEvent) -> Refusal:
-        return cls(err.key, err.rule, **err.params)
+        return cls(err.key, err.rule, err, **err.params)
 
 
 class TableFailure(Exception):

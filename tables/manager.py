@@ -58,6 +58,7 @@ class TableManager:
                 table = Table(loaded.game, seat_infos(loaded), set(loaded.invites), self.deps)
                 if table.status is Status.LOBBY:
                     table.arm_lobby_timeout()
+                    await table.announce()
                 else:
                     await table.resume(loaded)
             except Exception:

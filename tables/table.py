@@ -245,6 +245,11 @@ class Table:
             await self._notify(())
             self._wake_bots()
 
+    async def announce(self) -> None:
+        """Tell the listener about the table as it is (a new or restored lobby)."""
+        async with self.lock:
+            await self._notify(())
+
     def _begin_play(self) -> None:
         if self._lobby_timer:
             self._lobby_timer.cancel()

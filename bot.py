@@ -1,0 +1,151 @@
+"""Toep, the Toepen bot: `python bot.py` (or `make run`).
+
+Reads `.env`, sets up logging, builds the bot and runs it. `create_bot`
+builds it without running, so tests can pass their own connector.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import discord
+from discord.ext import commands
+from dotenv import load_dotenv
+
+from cogs.buttons import ToepButton
+from cogs.i18n import ToepTranslator
+from cogs.presenter import Presenter
+from config import Settings, SettingsError, load_settings
+from data.db import Database, connect
+from data.errors import DataError
+from data.meta import get_meta, set_meta
+from tables.clock import ClockSource, SystemClock
+from tables.manager import TableManager
+from tables.table import TableConfig, TableDeps
+
+log = logging.getLogger("toep")
+
+EXTENSIONS = ("cogs.table_cog",)
+
+
+class ToepBot(commands.Bot):
+    def __init__(self, settings: Settings, *, clock: ClockSource | None = None,
+                 table_config: TableConfig | None = None, **client_kwargs: Any) -> None:
+        # No privileged intents: slash commands and buttons need none.
+        super().__init__(command_prefix=commands.when_mentioned,
+                         intents=discord.Intents.default(), help_command=None,
+                         **client_kwargs)
+        self.settings = settings
+        self.clock: ClockSource = clock or SystemClock()
+        self.table_config = table_config or TableConfig()
+        self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="toep-bots")
+        self._db: Database | None = None
+        self._presenter: Presenter | None = None
+        self._manager: TableManager | None = None
+
+    @property
+    def db(self) -> Database:
+        assert self._db is not None, "the database opens in setup_hook"
+        return self._db
+
+    @property
+    def presenter(self) -> Presenter:
+        assert self._presenter is not None
+        return self._presenter
+
+    @property
+    def manager(self) -> TableManager:
+        assert self._manager is not None
+        return self._manager
+
+    async def setup_hook(self) -> None:
+        self._db = await connect(self.settings.database_path)
+        self._presenter = Presenter(self, self._db, self.clock.now)
+        deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config)
+        self._manager = TableManager(deps)
+        await self.tree.set_translator(ToepTranslator())
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(ToepButton)
+        await self.sync_commands()
+        restored = await self._manager.restore()
+        log.info("ready to play; %d table(s) restored", len(restored))
+
+    async def sync_commands(self) -> None:
+        """Sync the slash commands only when they changed (a hash is kept), to
+        stay clear of Discord's rate limits on command registration."""
+        guild = (discord.Object(id=self.settings.dev_guild_id)
+                 if self.settings.dev_guild_id else None)
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        translator = self.tree.translator
+        assert translator is not None
+        payload = [await command.get_translated_payload(self.tree, translator)
+                   for command in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        key = f"commands:{guild.id if guild else 'global'}"
+        if await get_meta(self.db, key) == digest:
+            log.info("slash commands unchanged; not syncing")
+            return
+        await self.tree.sync(guild=guild)
+        await set_meta(self.db, key, digest)
+        log.info("slash commands synced (%s)", "guild" if guild else "global")
+
+    async def close(self) -> None:
+        if self._manager is not None:
+            await self._manager.close()
+        if self._presenter is not None:
+            await self._presenter.settled()
+        await super().close()
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def create_bot(settings: Settings, **client_kwargs: Any) -> ToepBot:
+    """The bot, built but not running (tests pass `connector=` and the like)."""
+    return ToepBot(settings, **client_kwargs)
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(level)))
+
+
+async def _run(bot: ToepBot, token: str) -> None:
+    async with bot:  # closes the bot, the tables and the database on the way out
+        await bot.start(token)
+
+
+def main() -> int:
+    load_dotenv()
+    try:
+        settings = load_settings(os.environ)
+    except SettingsError as err:
+        print(f"toep: {err}", file=sys.stderr)
+        return 1
+    setup_logging(settings.log_level)
+    bot = create_bot(settings)
+    try:
+        asyncio.run(_run(bot, settings.discord_token))
+    except discord.LoginFailure:
+        print("toep: Discord refused the token: check DISCORD_TOKEN in .env", file=sys.stderr)
+        return 1
+    except DataError as err:
+        print(f"toep: the database cannot be used: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

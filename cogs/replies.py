@@ -1,0 +1,49 @@
+"""The words for a refusal: a table's `Refusal` -> a player's sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from cogs.i18n import t
+from cogs.render import refusal, timestamp
+from tables.errors import Refusal
+
+# Table refusal keys -> catalog keys.
+_KEYS = {
+    "moment_passed": "click.stale",
+    "not_seated": "click.not_seated",
+    "table_full": "click.table_full",
+    "already_seated": "click.already_seated",
+    "invited_only": "click.invited_only",
+    "banned": "click.banned",
+    "host_only": "click.host_only",
+    "need_two_players": "click.need_two",
+    "need_a_person": "click.need_a_person",
+    "channel_busy": "click.channel_busy",
+    "not_started": "click.not_started",
+    "table_lobby": "click.not_started",
+    "table_playing": "click.already_started",
+    "table_finished": "click.finished",
+    "table_ended": "click.finished",
+    "table_cancelled": "click.finished",
+    "not_a_bot_seat": "click.not_a_bot_seat",
+    "invite_public": "click.invite_public",
+    "nothing_to_pass": "click.nothing_to_pass",
+    "already_out": "click.already_out",
+    "unknown_action": "click.forged",
+    "house_rules_private": "click.house_rules_private",
+    "bad_rules": "click.bad_rules",
+}
+
+
+def refusal_text(err: Refusal, lang: str, names: Sequence[str] = ()) -> str:
+    if err.engine is not None:
+        return refusal(err.engine, lang, names)
+    params = dict(err.params)
+    until = params.get("until")
+    if isinstance(until, datetime):
+        params["until"] = timestamp(until, "f")
+    params.setdefault("action", t(lang, "click.action_default"))
+    text = t(lang, _KEYS.get(err.key, "click.error"), **params)
+    return t(lang, "err.with_rule", text=text, rule=err.rule) if err.rule else text

@@ -1,0 +1,257 @@
+"""The `/toep` commands and every button click: parse, hand to the table,
+answer. No rules here: the table and the engine decide; the presenter shows."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.i18n import Lang, choice_key, command_key, lang_for_locale, option_key, t
+from cogs.ids import ForgedId, decode
+from cogs.render import hand_panel, names_of, rules_topic
+from cogs.render_topics import TOPICS
+from cogs.replies import refusal_text
+from data import games
+from engine.rules import RulesError, TableRules
+from tables.errors import Refusal, TableFailure
+from tables.snapshot import Status
+from tables.table import Table
+
+if TYPE_CHECKING:
+    from bot import ToepBot
+
+log = logging.getLogger(__name__)
+
+NEW = "toep new"
+RULE_OPTIONS = ("limit", "max_stake", "folded_card_wins", "no_toep_past_limit", "next_leader",
+                "rounds", "seven_counts", "redeal_after", "dead_man", "small_players",
+                "two_left", "max_players", "clock", "window")
+
+
+def _en(key: str) -> str:
+    return t("en", key)
+
+
+def _describe(command: str, *options: str) -> dict[str, str]:
+    return {name: _en(option_key(command, name, "desc")) for name in options}
+
+
+def _choices(*values: str) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=_en(choice_key(v)), value=v) for v in values]
+
+
+class TableCog(commands.Cog):
+    toep = app_commands.Group(name="toep", description=_en(command_key("toep", "desc")),
+                              guild_only=True)
+
+    def __init__(self, bot: ToepBot) -> None:
+        self.bot = bot
+
+    @property
+    def manager(self) -> Any:
+        return self.bot.manager
+
+    # --- commands ---------------------------------------------------------------------
+
+    @toep.command(name="new", description=_en(command_key(NEW, "desc")))
+    @app_commands.describe(**_describe(NEW, "private", *RULE_OPTIONS))
+    @app_commands.choices(next_leader=_choices("after_leader", "after_winner", "winner"),
+                          two_left=_choices("normal", "super_toep", "ask"))
+    async def new(self, interaction: discord.Interaction, private: bool = False,
+                  limit: app_commands.Range[int, 5, 30] | None = None,
+                  max_stake: app_commands.Range[int, 2, 10] | None = None,
+                  folded_card_wins: bool | None = None,
+                  no_toep_past_limit: bool | None = None,
+                  next_leader: str | None = None,
+                  rounds: app_commands.Range[int, 1, 100] | None = None,
+                  seven_counts: bool | None = None,
+                  redeal_after: app_commands.Range[int, 2, 5] | None = None,
+                  dead_man: bool | None = None,
+                  small_players: app_commands.Range[int, 0, 5] | None = None,
+                  two_left: str | None = None,
+                  max_players: app_commands.Range[int, 2, 8] | None = None,
+                  clock: app_commands.Range[int, 10, 60] | None = None,
+                  window: app_commands.Range[int, 5, 30] | None = None) -> None:
+        lang = lang_for_locale(interaction.locale)
+        chosen = {k: v for k, v in locals().items() if k in RULE_OPTIONS and v is not None}
+        if "small_players" in chosen and chosen["small_players"] == 0:
+            chosen["small_players"] = None  # 0 turns the small players ranking off
+        try:
+            rules = await self._rules(interaction, private, chosen)
+            table = await self.manager.create(
+                guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
+                host_id=interaction.user.id, host_name=interaction.user.display_name,
+                public=not private, rules=rules)
+        except Refusal as err:
+            await self._say(interaction, refusal_text(err, lang))
+            return
+        await self._say(interaction, t(lang, "reply.created", link=f"#{table.id}"))
+        await table.announce()
+
+    async def _rules(self, interaction: discord.Interaction, private: bool,
+                     chosen: dict[str, Any]) -> TableRules:
+        if not private:
+            if chosen:
+                raise Refusal("house_rules_private")
+            from data import guilds
+
+            settings = await guilds.get_settings(self.bot.db, interaction.guild_id or 0)
+            base = dict(settings.public_rules)
+            base.pop("clock", None)  # public tables always have the 20 s clock
+            return TableRules.from_json(base)
+        try:
+            return TableRules.from_json(chosen)
+        except RulesError as err:
+            raise Refusal("bad_rules", reason=str(err)) from None
+
+    @toep.command(name="invite", description=_en(command_key("toep invite", "desc")))
+    @app_commands.describe(**_describe("toep invite", "member"))
+    async def invite(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        lang = lang_for_locale(interaction.locale)
+        table = await self._table_here(interaction)
+        if table is None:
+            return
+        try:
+            await table.invite(interaction.user.id, member.id)
+        except Refusal as err:
+            await self._say(interaction, refusal_text(err, lang))
+            return
+        await self._say(interaction, t(lang, "reply.invited", member=member.mention))
+
+    @toep.command(name="hand", description=_en(command_key("toep hand", "desc")))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        table = await self._table_here(interaction)
+        if table is not None:
+            await self._send_panel(interaction, table)
+
+    @toep.command(name="leave", description=_en(command_key("toep leave", "desc")))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        lang = lang_for_locale(interaction.locale)
+        table = await self._table_here(interaction)
+        if table is None:
+            return
+        playing = table.status is Status.PLAYING
+        try:
+            await table.leave(interaction.user.id)
+        except Refusal as err:
+            await self._say(interaction, refusal_text(err, lang))
+            return
+        await self._say(interaction, t(lang, "reply.walked_out" if playing else "reply.left"))
+
+    @toep.command(name="end", description=_en(command_key("toep end", "desc")))
+    @app_commands.default_permissions(manage_guild=True)
+    async def end(self, interaction: discord.Interaction) -> None:
+        lang = lang_for_locale(interaction.locale)
+        if not interaction.permissions.manage_guild:
+            await self._say(interaction, t(lang, "click.manage_server"))
+            return
+        table = await self._table_here(interaction)
+        if table is None:
+            return
+        try:
+            await table.end("admin")
+        except Refusal as err:
+            await self._say(interaction, refusal_text(err, lang))
+            return
+        await self._say(interaction, t(lang, "reply.ended"))
+
+    @toep.command(name="rules", description=_en(command_key("toep rules", "desc")))
+    @app_commands.describe(**_describe("toep rules", "topic"))
+    @app_commands.choices(topic=_choices(*TOPICS))
+    async def rules(self, interaction: discord.Interaction, topic: str = TOPICS[0]) -> None:
+        lang = lang_for_locale(interaction.locale)
+        await self._say(interaction, rules_topic(topic, lang))
+
+    # --- buttons -------------------------------------------------------------------------
+
+    async def on_button(self, interaction: discord.Interaction, raw: str) -> None:
+        lang = lang_for_locale(interaction.locale)
+        try:
+            button = decode(raw)
+        except ForgedId as err:
+            log.info("a forged button id was clicked: %s", err.reason)
+            await self._say(interaction, t(lang, "click.forged"))
+            return
+        table = self.manager.get(button.table_id)
+        if table is None:
+            await self._say(interaction, await self._gone(button.table_id, lang))
+            return
+        if button.verb == "hand":
+            await self._send_panel(interaction, table)
+            return
+        on_panel = bool(interaction.message and interaction.message.flags.ephemeral)
+        await interaction.response.defer()  # within Discord's 3 seconds
+        if on_panel:
+            self.bot.presenter.register_panel(table.id, interaction.user.id, interaction, lang)
+        try:
+            await self._dispatch(table, button.verb, button.arg, button.card, button.stamp,
+                                 interaction.user)
+        except Refusal as err:
+            names = names_of(table.snapshot())
+            await interaction.followup.send(refusal_text(err, lang, names), ephemeral=True)
+        except TableFailure:
+            await interaction.followup.send(t(lang, "click.error"), ephemeral=True)
+
+    async def _dispatch(self, table: Table, verb: str, arg: str | None, card: Any,
+                        stamp: str | None, user: discord.abc.User) -> None:
+        if verb == "join":
+            await table.join(user.id, user.display_name)
+        elif verb == "leave":
+            await table.leave(user.id)
+        elif verb == "addbot":
+            await table.add_bot(user.id, arg or "normal")
+        elif verb == "removebot":
+            await table.remove_bot(user.id, int(arg or -1))
+        elif verb == "start":
+            await table.start(user.id)
+        elif verb == "cancel":
+            await table.cancel(user.id)
+        else:
+            await table.act(user.id, verb, card, stamp)
+
+    async def _gone(self, table_id: int, lang: Lang) -> str:
+        try:
+            await games.load_game(self.bot.db, table_id)
+        except Exception:
+            return t(lang, "click.unknown_table")
+        return t(lang, "click.finished")
+
+    # --- helpers -------------------------------------------------------------------------
+
+    async def _table_here(self, interaction: discord.Interaction) -> Table | None:
+        table: Table | None = self.manager.in_channel(interaction.channel_id or 0)
+        if table is None:
+            await self._say(interaction, t(lang_for_locale(interaction.locale), "click.no_table"))
+        return table
+
+    async def _send_panel(self, interaction: discord.Interaction, table: Table) -> None:
+        lang = lang_for_locale(interaction.locale)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            await self._say(interaction, t(lang, "click.not_seated"))
+            return
+        update = table.seat_update(seat)
+        if update is None or table.status is not Status.PLAYING:
+            await self._say(interaction, t(lang, "click.not_started"))
+            return
+        snap = table.snapshot()
+        rendered = hand_panel(snap, update.view, lang, self.bot.presenter.now())
+        await interaction.response.send_message(
+            content=rendered.content, embed=rendered.embed or discord.utils.MISSING,
+            view=rendered.view or discord.utils.MISSING, ephemeral=True)
+        self.bot.presenter.register_panel(table.id, interaction.user.id, interaction, lang,
+                                          self.bot.presenter.panel_key(snap, update))
+
+    async def _say(self, interaction: discord.Interaction, text: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+
+async def setup(bot: ToepBot) -> None:
+    await bot.add_cog(TableCog(bot))

@@ -1,0 +1,76 @@
+"""Settings from the environment (and `.env`), checked, with one clear line
+per problem. The token never appears in a repr, a log or an error."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DATABASE = Path("data/toep.sqlite3")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+# A bot token is three dot-separated parts of URL-safe base64.
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
+
+
+class SettingsError(ValueError):
+    """A missing or malformed setting; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    discord_token: str = field(repr=False)
+    dev_guild_id: int | None = None
+    database_path: Path = DEFAULT_DATABASE
+    log_level: str = "INFO"
+
+    def __repr__(self) -> str:
+        return (f"Settings(discord_token=<hidden>, dev_guild_id={self.dev_guild_id}, "
+                f"database_path={str(self.database_path)!r}, log_level={self.log_level!r})")
+
+
+def load_settings(env: Mapping[str, str]) -> Settings:
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise SettingsError("DISCORD_TOKEN is not set: put your bot's token in .env "
+                            "(see .env.example)")
+    if not _TOKEN.match(token):
+        raise SettingsError("DISCORD_TOKEN does not look like a bot token (three parts "
+                            "separated by dots); copy it again from the Developer Portal")
+    return Settings(
+        discord_token=token,
+        dev_guild_id=_guild_id(env.get("DEV_GUILD_ID", "").strip()),
+        database_path=_database_path(env.get("DATABASE_PATH", "").strip()),
+        log_level=_log_level(env.get("LOG_LEVEL", "").strip()),
+    )
+
+
+def _guild_id(text: str) -> int | None:
+    if not text:
+        return None
+    if not text.isdigit() or not 15 <= len(text) <= 20:
+        raise SettingsError(f"DEV_GUILD_ID must be a server id (15-20 digits), got {text!r}")
+    return int(text)
+
+
+def _database_path(text: str) -> Path:
+    if not text:
+        return DEFAULT_DATABASE
+    path = Path(text)
+    if path.exists() and path.is_dir():
+        raise SettingsError(f"DATABASE_PATH {text!r} is a folder; name a file, "
+                            "e.g. data/toep.sqlite3")
+    return path
+
+
+def _log_level(text: str) -> str:
+    if not text:
+        return "INFO"
+    level = text.upper()
+    if level not in LOG_LEVELS:
+        raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {text!r}")
+    return level
