@@ -17,6 +17,7 @@ from engine.cards import DECK, Card, CardError, parse_card
 from engine.errors import RecordError
 
 Hands = list[list[Card] | None]
+_POSITIONS = range(len(DECK))
 
 
 class Chance(Protocol):
@@ -46,9 +47,10 @@ class RandomChance:
 
     def deal(self, index: int, dealt: Sequence[bool], hand_size: int) -> tuple[Hands, list[Card]]:
         # A uniform permutation: every order of distinct random keys is equally
-        # likely, and the 32 draws run in C (random.shuffle draws in Python).
-        keys = self.rng.random
-        deck = sorted(DECK, key=lambda _card: keys())
+        # likely, and the sort runs in C (random.shuffle draws in Python).
+        rnd = self.rng.random
+        keys = [rnd() for _ in _POSITIONS]
+        deck = [DECK[i] for i in sorted(_POSITIONS, key=keys.__getitem__)]
         hands: Hands = []
         pos = 0
         for gets in dealt:
