@@ -20,6 +20,11 @@ def tables_of(path: Path) -> set[str]:
     return {row[0] for row in rows}
 
 
+SHIPPED = sorted(int(p.name[:4]) for p in MIGRATIONS_DIR.glob("*.sql"))
+NEXT = SHIPPED[-1] + 1  # the number a test's extra migration takes
+EXTRA = f"{NEXT:04d}_extra"
+
+
 def versions_of(path: Path) -> list[int]:
     with sqlite3.connect(path) as raw:
         return [row[0] for row in raw.execute("SELECT version FROM schema_migrations ORDER BY 1")]
@@ -31,7 +36,7 @@ async def test_creates_folder_and_file(tmp_path: Path) -> None:
     await db.close()
     assert path.is_file()
     assert {"games", "seats", "game_events", "bans", "player_stats"} <= tables_of(path)
-    assert versions_of(path) == [1]
+    assert versions_of(path) == SHIPPED
 
 
 async def test_pragmas_are_set(db: Database) -> None:
@@ -57,13 +62,13 @@ async def test_reopening_applies_nothing_and_keeps_data(tmp_path: Path) -> None:
         rows = list(await conn.execute_fetchall("SELECT id FROM games"))
     await db.close()
     assert [row[0] for row in rows] == [game.id]
-    assert versions_of(path) == [1]
+    assert versions_of(path) == SHIPPED
 
 
 def migrations_with(tmp_path: Path, extra: str) -> Path:
     folder = tmp_path / "migrations"
     shutil.copytree(MIGRATIONS_DIR, folder)
-    (folder / "0002_extra.sql").write_text(extra)
+    (folder / f"{EXTRA}.sql").write_text(extra)
     return folder
 
 
@@ -77,10 +82,10 @@ async def test_failed_migration_is_rolled_back_whole(tmp_path: Path) -> None:
         "CREATE TABLE half (x INTEGER);\nALTER TABLE games ADD COLUMN extra INTEGER;\n"
         "INSERT INTO no_such_table VALUES (1);\n",
     )
-    with pytest.raises(MigrationError, match="0002_extra failed at statement 3"):
+    with pytest.raises(MigrationError, match=f"{EXTRA} failed at statement 3"):
         await connect(path, migrations_dir=broken)
     assert "half" not in tables_of(path)
-    assert versions_of(path) == [1]
+    assert versions_of(path) == SHIPPED
     with sqlite3.connect(path) as raw:
         columns = [row[1] for row in raw.execute("PRAGMA table_info(games)")]
         assert "extra" not in columns
@@ -95,7 +100,7 @@ async def test_a_new_migration_is_applied_once(tmp_path: Path) -> None:
         db = await connect(path, migrations_dir=folder)
         await db.close()
     assert "extra" in tables_of(path)
-    assert versions_of(path) == [1, 2]
+    assert versions_of(path) == [*SHIPPED, NEXT]
 
 
 async def test_edited_migration_stops_start_up(tmp_path: Path) -> None:
