@@ -32,7 +32,7 @@ from tables.table import TableConfig, TableDeps
 
 log = logging.getLogger("toep")
 
-EXTENSIONS = ("cogs.table_cog",)
+EXTENSIONS = ("cogs.table_cog", "cogs.community_cog")
 
 
 class ToepBot(commands.Bot):

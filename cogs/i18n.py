@@ -1,4 +1,5 @@
-"""Message catalogs (locales/en.json, locales/nl.json) and the command Translator.
+"""Message catalogs (locales/en.json, locales/nl.json and their parts
+locales/<lang>.<part>.json) and the command Translator.
 
 `t(lang, key, **params)` is the one way text reaches a player. A key missing
 in Dutch falls back to English; a missing key or placeholder is logged and
@@ -27,13 +28,26 @@ LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 MISSING = "?"  # what a missing placeholder renders as
 
 
-def _load(lang: str) -> dict[str, str]:
-    with (LOCALES_DIR / f"{lang}.json").open(encoding="utf-8") as f:
+def _load_file(path: Path) -> dict[str, str]:
+    with path.open(encoding="utf-8") as f:
         data = json.load(f)
     if not isinstance(data, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
-        raise ValueError(f"locales/{lang}.json must be an object of strings")
+        raise ValueError(f"locales/{path.name} must be an object of strings")
     return data
+
+
+def _load(lang: str) -> dict[str, str]:
+    """locales/<lang>.json, merged with every locales/<lang>.<part>.json (a
+    part of the catalog kept apart, e.g. en.community.json); no key twice."""
+    merged = _load_file(LOCALES_DIR / f"{lang}.json")
+    for path in sorted(LOCALES_DIR.glob(f"{lang}.*.json")):
+        part = _load_file(path)
+        twice = sorted(set(part) & set(merged))
+        if twice:
+            raise ValueError(f"locales/{path.name} repeats keys: {', '.join(twice[:5])}")
+        merged.update(part)
+    return merged
 
 
 CATALOGS: dict[str, dict[str, str]] = {lang: _load(lang) for lang in LANGS}
