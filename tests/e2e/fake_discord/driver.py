@@ -292,6 +292,7 @@ class FakeDiscord:
             permissions=permissions,
         )
         self.store.interactions[record.id] = record
+        self.store.by_token[record.token] = record
         record.created = time.monotonic()  # the 3-second clock starts at dispatch
         await self.gateway.dispatch("INTERACTION_CREATE", record.payload)
         # A little grace, so an answer that is just too late is already recorded as 10062.

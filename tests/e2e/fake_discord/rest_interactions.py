@@ -134,7 +134,7 @@ def _callback_response(record: InteractionRecord, kind: int, message: Message | 
 
 def _webhook_record(core: Core, call: Call) -> InteractionRecord | web.Response:
     token = call.params["token"]
-    record = next((r for r in core.store.interactions.values() if r.token == token), None)
+    record = core.store.by_token.get(token)
     if call.param("application_id") != core.application_id or record is None:
         return core.reject(call.request, 404, 10015, "Unknown Webhook")
     if time.monotonic() - record.created > core.settings.token_lifetime:

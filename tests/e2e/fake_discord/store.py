@@ -47,6 +47,7 @@ class Store:
     channels: dict[int, Channel] = field(default_factory=dict)
     messages: dict[int, Message] = field(default_factory=dict)
     interactions: dict[int, InteractionRecord] = field(default_factory=dict)
+    by_token: dict[str, InteractionRecord] = field(default_factory=dict)  # webhook look-ups
     global_commands: list[Json] = field(default_factory=list)
     guild_commands: dict[int, list[Json]] = field(default_factory=dict)
     # Unknown routes, malformed or invalid requests, protocol errors: must stay empty.
