@@ -90,6 +90,8 @@ class Presenter:
             if wait > 0:
                 await asyncio.sleep(wait)
             shown.dirty = False
+            if self.client.is_closed():
+                return  # shutting down: the restart shows the table from its saved state
             snap = shown.snap
             if snap is None:
                 return

@@ -230,6 +230,9 @@ class TableCog(commands.Cog):
 
     async def _send_panel(self, interaction: discord.Interaction, table: Table) -> None:
         lang = lang_for_locale(interaction.locale)
+        if table.status not in (Status.LOBBY, Status.PLAYING):
+            await self._say(interaction, t(lang, "click.finished"))
+            return
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             await self._say(interaction, t(lang, "click.not_seated"))

@@ -8,6 +8,14 @@ person makes: slash commands, the table message's buttons, the hand panel.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import itertools
+import logging
+import random
+import re
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,13 +23,21 @@ from typing import Any
 from bot import ToepBot, create_bot
 from cogs.ids import ButtonId, ForgedId, decode
 from config import Settings
-from tables.clock import ClockSource
+from engine import events as ev
+from engine.game import Game, Phase
+from tables.clock import ClockSource, FakeClock
 from tables.table import Table, TableConfig
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_discord.models import Message
+from tests.e2e.fake_discord.results import InteractionResult
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.abcdefghijklmnopqrstuvwxyz012345"
 # What a careful player answers when asked: no vuile was, believe, play in...
+# discord.py runs each slash command and each button callback in a task named so.
+CALLBACK_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-")
+# A catalog key shown as such ("click.nothing_to_pass"): its text is missing.
+RAW_KEY = re.compile(
+    r"(?<![\w.])(?:click|reply|err|hand|table|btn)\.[a-z_]+(?:\.[a-z_]+)*(?![\w.])")
 PREFERRED = ("pass", "call", "play_in", "super_no", "play", "check", "vuile_was", "toep",
              "fold", "sit_out", "believe", "super_yes")
 
@@ -37,6 +53,7 @@ class World:
     guild: Any = None
     channel: Any = None
     people: dict[str, Any] = field(default_factory=dict)
+    starts: list[float] = field(default_factory=list)  # time.monotonic() of each start
 
     def setup(self, names: tuple[str, ...] = ("anna", "bram"), locale: str = "en-US",
               guild_locale: str = "en-US") -> None:
@@ -48,17 +65,22 @@ class World:
             self.people[name] = self.fake.add_user(name, locale=locale, roles=roles)
 
     async def start(self) -> ToepBot:
+        """Build and start the bot (again, after `stop`: same database, same fake)."""
         bot = create_bot(Settings(discord_token=TOKEN, database_path=self.path),
                          connector=self.fake.connector(), guild_ready_timeout=0.05,
                          clock=self.clock, table_config=self.config)
         self.bot = bot
+        self.starts.append(time.monotonic())
         self.task = asyncio.create_task(bot.start(TOKEN))
         await self.fake.wait_ready()
         await self.fake.wait_commands("toep")
-        for _ in range(500):  # setup_hook restored the tables
+        # `wait_ready` stays satisfied after the first connection: a second bot
+        # is ready when it says so (setup_hook restored the tables by then).
+        for _ in range(500):
             if bot.is_ready():
                 break
             await asyncio.sleep(0.01)
+        assert bot.is_ready(), "the bot did not become ready"
         return bot
 
     async def stop(self) -> None:
@@ -80,6 +102,12 @@ class World:
         return table
 
     def table_message(self) -> Message:
+        """The table's public message (as the presenter knows it), else the
+        newest channel message with a button of ours."""
+        if self.bot is not None and self.bot.manager.tables:
+            shown = self.bot.presenter.shown.get(self.table().id)
+            if shown is not None and shown.message_id in self.fake.store.messages:
+                return self.fake.message(shown.message_id)
         for message in reversed(self.fake.channel_messages(self.channel)):
             if any(b.get("custom_id", "").startswith("toep:") for b in message.buttons()):
                 return message
@@ -97,12 +125,55 @@ class World:
 
     # --- acting ------------------------------------------------------------------------
 
-    async def slash(self, who: str, command: str, options: dict[str, Any] | None = None,
-                    **kwargs: Any) -> Any:
-        return await self.fake.slash(self.people[who], self.channel, command, options or {},
-                                     **kwargs)
+    @property
+    def fake_clock(self) -> FakeClock:
+        assert isinstance(self.clock, FakeClock), "this world runs on real time"
+        return self.clock
 
-    async def click_table(self, who: str, verb: str, arg: str | None = None) -> Any:
+    def fix_seed(self, seed: int) -> None:
+        """The next table gets `seed`, so its deals are known in advance."""
+        assert self.bot is not None
+        self.bot.manager._rng = FixedSeed(seed)
+
+    def name_of(self, user_id: int | None) -> str | None:
+        for name, user in self.people.items():
+            if user.id == user_id:
+                return name
+        return None
+
+    def seat(self, who: str) -> int:
+        seat = self.table().seat_of(self.people[who].id)
+        assert seat is not None, f"{who} is not seated"
+        return seat
+
+    async def slash(self, who: str, command: str, options: dict[str, Any] | None = None,
+                    **kwargs: Any) -> InteractionResult:
+        """Run a slash command; returns when the bot has done with it."""
+        res = await self.fake.slash(self.people[who], self.channel, command, options or {},
+                                    **kwargs)
+        await self.settle()
+        return res
+
+    async def click(self, who: str, message: Message, custom_id: str,
+                    **kwargs: Any) -> InteractionResult:
+        """Click a button; returns when the bot has done with the click (the
+        fake returns at the acknowledgement, and the cog defers first)."""
+        res = await self.fake.click(self.people[who], message, custom_id, **kwargs)
+        await self.settle()
+        return res
+
+    async def settle(self) -> None:
+        """Wait until discord.py has run every command and button callback."""
+        for _ in range(1000):
+            busy = [task for task in asyncio.all_tasks()
+                    if task.get_name().startswith(CALLBACK_TASKS) and not task.done()]
+            if not busy:
+                return
+            await asyncio.wait(busy, timeout=5.0)
+        raise AssertionError("callbacks keep running")
+
+    async def click_table(self, who: str, verb: str,
+                          arg: str | None = None) -> InteractionResult:
         """Click a button of the table message (waiting until it shows one)."""
         def button() -> tuple[Message, str] | None:
             try:
@@ -115,12 +186,21 @@ class World:
             return None
 
         message, custom_id = await self.fake.wait_for(button, 10.0)
-        return await self.fake.click(self.people[who], message, custom_id)
+        return await self.click(who, message, custom_id)
 
     async def panel(self, who: str) -> Message | None:
-        """Press "My hand"; the ephemeral panel, or None if refused."""
-        res = await self.click_table(who, "hand")
-        message: Message | None = res.message
+        """Press "My hand" (or, while the table message does not show it yet,
+        run `/toep hand`); the ephemeral panel, or None if refused."""
+        try:
+            table: Message | None = self.table_message()
+        except LookupError:
+            table = None
+        button = None if table is None else panel_button(table, "hand")
+        if table is not None and button is not None:
+            res = await self.click(who, table, button)
+        else:
+            res = await self.slash(who, "toep hand")
+        message = res.message
         if message is None or not message.ephemeral or not message.buttons():
             return None
         return message
@@ -131,9 +211,76 @@ class World:
         for verb in verbs:
             for button, (found, _) in options:
                 if found == verb:
-                    await self.fake.click(self.people[who], panel, button["custom_id"])
+                    await self.click(who, panel, button["custom_id"])
                     return True
         return False
+
+    async def answer(self, who: str, verb: str, arg: str | None = None,
+                     panel: Message | None = None) -> InteractionResult:
+        """Open `who`'s hand panel (or use `panel`) and click its enabled `verb`
+        button (`arg`: the card of a play); fails if the panel has none."""
+        panel = panel or await self.panel(who)
+        assert panel is not None, f"{who} got no hand panel"
+        custom_id = panel_button(panel, verb, arg)
+        assert custom_id is not None, (
+            f"{who}'s panel has no enabled {verb} {arg or ''}: "
+            f"{[_verb(b) for b in panel.buttons() if not b.get('disabled')]}")
+        return await self.click(who, panel, custom_id)
+
+    async def forge_click(self, who: str, custom_id: str,
+                          message: Message | None = None) -> InteractionResult:
+        """A click with a custom_id no button of ours carries (a forged client):
+        sent from a copy of the table message that shows one such button."""
+        source = message or self.table_message()
+        forged = dataclasses.replace(source, components=[{"type": 1, "components": [
+            {"type": 2, "style": 2, "label": "?", "custom_id": custom_id}]}])
+        return await self.click(who, forged, custom_id)
+
+    async def step(self, policy: Policy) -> bool:
+        """Every person the game waits for answers as `policy` says, through
+        their hand panel. False if nobody could act."""
+        table = self.table()
+        game = table.game
+        if game is None or not table.open or game.over:
+            return False
+        acted = False
+        for seat in game.waiting().seats:
+            who = self.name_of(table.seats[seat].user_id)
+            if who is None or seat in table.passed:
+                continue
+            choice = policy(game, seat)
+            if choice is None:
+                continue
+            verb, card = choice
+            panel = await self.panel(who)
+            if panel is None or panel_button(panel, verb, card) is None:
+                continue  # the moment moved on meanwhile (a computer, a clock)
+            await self.answer(who, verb, card, panel)
+            acted = True
+            break  # the game moved on: look again
+        return acted
+
+    async def drive(self, policy: Policy, until: Callable[[Table], bool],
+                    limit: int = 400, after: Callable[[], None] | None = None) -> None:
+        """Answer by `policy` until `until(table)` holds; `after` looks on
+        after every step."""
+        idle = 0
+        for _ in range(limit):
+            table = self.table()
+            if after is not None:
+                after()
+            if until(table):
+                return
+            if not table.open:
+                raise AssertionError(f"the table closed before the goal: {table.status}")
+            if await self.step(policy):
+                idle = 0
+            else:
+                idle += 1
+                if idle > 200:
+                    raise AssertionError("nobody can act, and the game does not move")
+                await asyncio.sleep(0.01)
+        raise AssertionError("the goal was not reached")
 
     async def play_to_the_end(self, limit: int = 3000) -> None:
         """Every person answers their panel until the game is over."""
@@ -155,6 +302,211 @@ class World:
             if not acted:
                 await asyncio.sleep(0.02)
         raise AssertionError("the game did not end")
+
+    # --- checking -------------------------------------------------------------------------
+
+    def assert_all_acknowledged(self) -> None:
+        """Every interaction was acknowledged, each within Discord's 3 seconds."""
+        late = [(r.id, r.payload["data"].get("custom_id") or r.payload["data"].get("name"),
+                 r.ack_delay)
+                for r in self.fake.store.interactions.values()
+                if r.ack_type is None or r.ack_delay is None or r.ack_delay >= 3.0]
+        assert late == [], f"interactions not acknowledged in time: {late}"
+        doubles = [r for r in self.fake.rejections if r.code in (40060, 10062)]
+        assert doubles == [], f"acknowledged twice or too late: {doubles}"
+
+    def assert_edit_pace(self, interval: float = 0.9) -> None:
+        """A channel message is edited at most about once a second."""
+        times: dict[int, list[float]] = {}
+        for edit in self.fake.edit_log:
+            if edit.route.startswith("PATCH /channels/"):
+                times.setdefault(edit.message_id, []).append(edit.at)
+        for message_id, at in times.items():
+            # A bot built again after a restart keeps its own pace.
+            gaps = [b - a for a, b in itertools.pairwise(at)
+                    if not any(a < started <= b for started in self.starts)]
+            assert min(gaps, default=interval) >= interval, (
+                f"message {message_id} edited {len(at)} times, gaps {gaps}")
+
+
+class FixedSeed(random.Random):
+    """A table manager's generator of seeds that always gives `seed`."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.fixed = seed
+
+    def getrandbits(self, k: int, /) -> int:
+        return self.fixed
+
+
+class _Errors(logging.Handler):
+    """Keeps the bot's log records at ERROR and above."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@asynccontextmanager
+async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
+                     locale: str = "en-US", guild_locale: str = "en-US",
+                     clock: ClockSource | None = None, seed: int | None = None,
+                     config: TableConfig | None = None) -> AsyncIterator[World]:
+    """A started fake Discord and bot (on a `FakeClock` unless given another
+    clock: time moves only when a test advances it). Afterwards: no errors
+    in the fake or the bot's log, every click answered in time, once."""
+    errors = _Errors()
+    root = logging.getLogger()
+    root.addHandler(errors)
+    try:
+        async with FakeDiscord(token=TOKEN) as fake:
+            world = World(fake, path / "toep.sqlite3", clock=clock or FakeClock(),
+                          config=config or TableConfig(bot_pause=0))
+            world.setup(names, locale=locale, guild_locale=guild_locale)
+            await world.start()
+            if seed is not None:
+                world.fix_seed(seed)
+            try:
+                yield world
+            finally:
+                await world.stop()
+            assert fake.errors == []
+            world.assert_all_acknowledged()
+            world.assert_edit_pace()
+    finally:
+        root.removeHandler(errors)
+    logged = [f"{r.name}: {r.getMessage()}" for r in errors.records
+              if r.name.startswith(("cogs", "tables", "engine", "data", "toep", "discord"))]
+    assert logged == [], f"the bot logged errors: {logged}"
+
+
+async def open_private_table(world: World, *, guests: tuple[str, ...] = (),
+                             bots: tuple[str, ...] = (), **rules: Any) -> Table:
+    """The first person hosts a private table; `guests` are invited and join,
+    `bots` (levels) are added. Not started yet."""
+    host = next(iter(world.people))
+    res = await world.slash(host, "toep new", {"private": True, **rules})
+    assert res.ephemeral
+    await world.wait_table_message(host)
+    for guest in guests:
+        await world.slash(host, "toep invite", {"member": world.people[guest]})
+        await world.click_table(guest, "join")
+    for level in bots:
+        await world.click_table(host, "addbot", level)
+    table = world.table()
+    await world.fake.wait_for(lambda: len(table.seats) == 1 + len(guests) + len(bots))
+    return table
+
+
+async def start(world: World) -> Table:
+    host = next(iter(world.people))
+    await world.click_table(host, "start")
+    table = world.table()
+    assert table.game is not None
+    return table
+
+
+# --- scripted players ------------------------------------------------------------------
+
+# A person's choice: a verb of the hand panel, and the card of a play.
+Choice = tuple[str, str | None]
+Policy = Callable[[Game, int], Choice | None]
+
+
+def careful(game: Game, seat: int) -> Choice | None:
+    """No vuile was, believe, call, play in, no super toep, the first legal card."""
+    phase = game.phase
+    if phase is Phase.WINDOW:
+        return ("pass", None)
+    if phase is Phase.CHECK:
+        return (ev.BELIEVE, None)
+    if phase is Phase.TOEP_ANSWER:
+        return (ev.CALL, None)
+    if phase is Phase.DEAD_MAN_CHOICE:
+        return (ev.PLAY_IN, None)
+    if phase is Phase.SUPER_QUESTION:
+        return (ev.SUPER_NO, None)
+    if phase is Phase.PLAY:
+        plays = [e for e in game.legal_events(seat) if e.do == ev.PLAY and e.card]
+        return (ev.PLAY, plays[0].card.text) if plays and plays[0].card else None
+    return None
+
+
+def ladder(top: int) -> Policy:
+    """`careful`, but toep whenever allowed while the stake is below `top`:
+    marks come quickly."""
+    def policy(game: Game, seat: int) -> Choice | None:
+        if game.phase is Phase.PLAY and game.stake < top and any(
+                e.do == ev.TOEP for e in game.legal_events(seat)):
+            return (ev.TOEP, None)
+        return careful(game, seat)
+
+    return policy
+
+
+def simulate(game: Game, policy: Policy, until: Callable[[Game], bool],
+             limit: int = 2000) -> int | None:
+    """Play `game` offline as `World.drive` would with people only: the number
+    of decisions until `until(game)`, or None if it never holds."""
+    passed: set[int] = set()
+    for steps in range(limit):
+        if until(game):
+            return steps
+        if game.over:
+            return None
+        waiting = game.waiting()
+        seats = [s for s in waiting.seats if s not in passed]
+        if not seats:
+            return None
+        seat = seats[0]
+        choice = policy(game, seat)
+        if choice is None:
+            return None
+        verb, card = choice
+        if verb == "pass":
+            if game.phase is Phase.CHECK:
+                game.apply(ev.act(ev.BELIEVE, seat))
+            elif game.phase is Phase.SUPER_QUESTION:
+                game.apply(ev.act(ev.SUPER_NO, seat))
+            else:
+                passed.add(seat)
+                if set(waiting.seats) <= passed:
+                    game.apply(ev.act(ev.CLOSE_WINDOW))
+                    passed.clear()
+            continue
+        passed.clear()
+        if verb == ev.PLAY:
+            found = [e for e in game.legal_events(seat) if e.card and e.card.text == card]
+            game.apply(found[0])
+        else:
+            game.apply(ev.act(verb, seat))
+    return None
+
+
+def reply(res: InteractionResult) -> str:
+    """The ephemeral answer to a command or click (its response or followups);
+    fails if there is none, or if any answer was posted in the channel."""
+    answers = [m for m in res.followups]
+    if res.ack_type == 4 and res.message is not None:  # answered with a message
+        answers.insert(0, res.message)
+    assert answers, f"no answer to interaction {res.id} ({res.ack_name})"
+    public = [m.text for m in answers if not m.ephemeral]
+    assert public == [], f"answered in the channel: {public}"
+    text = "\n".join(m.text for m in answers)
+    assert not RAW_KEY.search(text), f"a catalog key instead of its text: {text!r}"
+    return text
+
+
+def panel_button(panel: Message, verb: str, arg: str | None = None) -> str | None:
+    """The custom_id of the panel's enabled `verb` button (with `arg`), if any."""
+    for button in panel.buttons():
+        if not button.get("disabled") and _verb(button) == (verb, arg):
+            return str(button["custom_id"])
+    return None
 
 
 def _verb(button: dict[str, Any]) -> tuple[str | None, str | None]:

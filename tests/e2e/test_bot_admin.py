@@ -1,0 +1,83 @@
+"""Admins and languages: `/toep end` for a stuck table (Manage Server only,
+unrated); the table message in the guild's language, ephemeral replies in the
+clicking user's language (DESIGN.md, issue 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cogs.i18n import t
+from data import games
+from tables.snapshot import Status
+from tests.e2e.toep_world import open_private_table, open_world, panel_button, reply, start
+
+
+async def test_an_admin_ends_a_stuck_table_unrated(tmp_path: Path) -> None:
+    async with open_world(tmp_path, ("anna", "bram", "cara")) as world:
+        res = await world.slash("bram", "toep new")  # a public table: rated, normally
+        assert reply(res).startswith(t("en", "reply.created", link="")[:10])
+        await world.wait_table_message("bram")
+        await world.click_table("cara", "join")
+        await world.click_table("bram", "start")
+        table = world.table()
+        assert table.status is Status.PLAYING and table.row.public
+        old = await world.panel("bram")
+        assert old is not None
+
+        # A member without Manage Server is refused, whatever the client let through.
+        res = await world.slash("cara", "toep end")
+        assert reply(res) == t("en", "click.manage_server")
+        assert table.status is Status.PLAYING
+
+        # anna has the Admin role (Manage Server): she is no player, and may end it.
+        res = await world.slash("anna", "toep end")
+        assert reply(res) == t("en", "reply.ended")
+        assert table.status is Status.ENDED
+        assert world.bot is not None
+        saved = await games.load_game(world.bot.db, table.id)
+        assert saved.game.status == "ended" and not saved.game.rated
+        message = await world.wait_table_message(t("en", "table.ended.admin"))
+        assert message.buttons() == []
+
+        # Its buttons answer that the game is over; the channel is free again.
+        custom_id = panel_button(old, "pass")
+        assert custom_id is not None
+        assert reply(await world.click("bram", old, custom_id)) == t("en", "click.finished")
+        assert reply(await world.slash("anna", "toep end")) == t("en", "click.no_table")
+        res = await world.slash("cara", "toep new")
+        assert world.table().id != table.id and world.table().status is Status.LOBBY
+
+
+async def test_the_table_speaks_the_guilds_language_and_replies_the_users(
+        tmp_path: Path) -> None:
+    names = ("anna", "bram", "cara", "dave")
+    async with open_world(tmp_path, names, guild_locale="nl") as world:
+        world.people["anna"].locale = "nl"
+        world.people["cara"].locale = "nl"
+        table = await open_private_table(world, guests=("bram",))
+        assert "Toeptafel" in world.table_message().text
+        await start(world)
+        await world.wait_table_message(t("nl", "table.title", number=1))
+        message = world.table_message()
+        assert message.button(prefix=f"toep:{table.id}:hand")["label"] == t("nl", "btn.hand")
+        assert t("en", "btn.hand") not in message.text
+
+        # Each person's panel and refusals in their own Discord language.
+        anna, bram = await world.panel("anna"), await world.panel("bram")
+        assert anna is not None and t("nl", "hand.title") in anna.text
+        assert bram is not None and t("en", "hand.title") in bram.text
+        res = await world.click_table("cara", "hand")
+        assert reply(res) == t("nl", "click.not_seated")
+        res = await world.click_table("dave", "hand")
+        assert reply(res) == t("en", "click.not_seated")
+        res = await world.slash("dave", "toep end")
+        assert reply(res) == t("en", "click.manage_server")
+
+
+async def test_an_english_guild_gets_an_english_table(tmp_path: Path) -> None:
+    async with open_world(tmp_path, locale="nl", guild_locale="en-GB") as world:
+        await open_private_table(world, guests=("bram",))
+        await start(world)
+        await world.wait_table_message(t("en", "table.title", number=1))
+        anna = await world.panel("anna")
+        assert anna is not None and t("nl", "hand.title") in anna.text
