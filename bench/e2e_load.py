@@ -271,9 +271,10 @@ class Load:
         if self.o.rounds is not None:
             rules["rounds"] = self.o.rounds
         await self.slash(run.host, run, "toep new", rules)
-        run.table = self.bot.manager.in_channel(run.channel.id)
-        if run.table is None:
-            raise RuntimeError(f"table {run.index}: /toep new made no table")
+        bot = self.bot
+        # The command is acknowledged first; the table follows a moment later.
+        run.table = await self.until(f"table {run.index}: the table of /toep new",
+                                     lambda: bot.manager.in_channel(run.channel.id))
         table = run.table
         await self.slash(run.host, run, "toep invite", {"member": run.guest.user})
         await self.click_table(run.guest, run, "join")

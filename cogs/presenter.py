@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +20,15 @@ from datetime import UTC, datetime, timedelta
 import discord
 
 from cogs.i18n import Lang, lang_for_locale
-from cogs.render import Rendered, hand_panel, lobby_message, table_message, turn_ping
+from cogs.render import (
+    Rendered,
+    hand_panel,
+    lobby_message,
+    names_of,
+    table_message,
+    turn_ping,
+)
+from cogs.slate_picture import round_picture, standings_picture
 from data import games, guilds
 from data.db import Database
 from engine.events import Happening
@@ -56,6 +65,7 @@ class Shown:
     posted_at: datetime | None = None
     ping_id: int | None = None
     ping_key: str = ""
+    picture_key: str = ""  # rounds done, game over: which slate picture is shown
     edits: int = 0
 
 
@@ -97,9 +107,14 @@ class Presenter:
                 return
             updates = dict(shown.updates)
             shown.last_edit = loop.time()
-            await self._guarded(self._show_table(table_id, shown, snap))
-            await self._guarded(self._ping(shown, snap))
-            await self._guarded(self._refresh_panels(snap, updates))
+            # Panels edit through their own interaction tokens: they need not
+            # wait behind the channel's edits and pings (its rate limit).
+            await asyncio.gather(self._guarded(self._refresh_panels(snap, updates)),
+                                 self._guarded(self._show_and_ping(table_id, shown, snap)))
+
+    async def _show_and_ping(self, table_id: int, shown: Shown, snap: TableSnapshot) -> None:
+        await self._show_table(table_id, shown, snap)
+        await self._ping(shown, snap)
 
     async def _guarded(self, work: Awaitable[None]) -> None:
         try:
@@ -137,15 +152,38 @@ class Presenter:
             return lobby_message(snap, lang)
         return table_message(snap, lang, self.now())
 
+    async def _picture(self, shown: Shown, snap: TableSnapshot, lang: Lang) -> discord.File | None:
+        """The slates after a round (the standings after the game), rendered
+        off the event loop; None when the picture on the message is current."""
+        view = snap.view
+        if view is None or not view.rounds:
+            return None
+        over = snap.status is Status.FINISHED
+        key = f"{len(view.rounds)}:{over}"
+        if key == shown.picture_key:
+            return None
+        shown.picture_key = key
+        names = names_of(snap)
+        if over:
+            picture = await asyncio.to_thread(standings_picture, view, names, lang)
+        else:
+            picture = await asyncio.to_thread(round_picture, view, names, lang, view.rounds[-1])
+        # The same information as text, for screen readers: the image's alt text.
+        return discord.File(io.BytesIO(picture.png), filename="slates.png",
+                            description=picture.text[:1000])
+
     async def _show_table(self, table_id: int, shown: Shown, snap: TableSnapshot) -> None:
         lang = await self.table_lang(snap.guild_id)
         rendered = self.render_table(snap, lang)
+        picture = await self._picture(shown, snap, lang)
+        files = [picture] if picture is not None else []
         channel = self.client.get_partial_messageable(snap.channel_id)
         stale = shown.posted_at is not None and self.now() - shown.posted_at > REPOST_AFTER
         if shown.message_id is not None and not stale:
             try:
                 await channel.get_partial_message(shown.message_id).edit(
-                    content=rendered.content, embed=rendered.embed, view=rendered.view)
+                    content=rendered.content, embed=rendered.embed, view=rendered.view,
+                    attachments=files or discord.utils.MISSING)
                 shown.edits += 1
                 return
             except discord.NotFound:
@@ -154,7 +192,8 @@ class Presenter:
             await self._disable(channel, shown.message_id, rendered)
         message = await channel.send(content=rendered.content,
                                      embed=rendered.embed or discord.utils.MISSING,
-                                     view=rendered.view or discord.utils.MISSING)
+                                     view=rendered.view or discord.utils.MISSING,
+                                     files=files or discord.utils.MISSING)
         shown.message_id, shown.posted_at = message.id, self.now()
         await games.set_message(self.db, table_id, message.id)
 
@@ -173,8 +212,9 @@ class Presenter:
 
     async def _ping(self, shown: Shown, snap: TableSnapshot) -> None:
         users = self._turn_users(snap)
-        # A new decision (the stamp moved on) for these people: a new turn.
-        key = f"{snap.stamp}:{','.join(map(str, users))}" if users else ""
+        # A ping stands while the same people are on turn (a trick's winner
+        # leading next keeps it); it goes when their turn passes to others.
+        key = ",".join(map(str, users))
         if key == shown.ping_key:
             return
         shown.ping_key = key

@@ -78,6 +78,7 @@ class TableCog(commands.Cog):
                   window: app_commands.Range[int, 5, 30] | None = None) -> None:
         lang = lang_for_locale(interaction.locale)
         chosen = {k: v for k, v in locals().items() if k in RULE_OPTIONS and v is not None}
+        await self._defer(interaction)
         if "small_players" in chosen and chosen["small_players"] == 0:
             chosen["small_players"] = None  # 0 turns the small players ranking off
         try:
@@ -89,7 +90,7 @@ class TableCog(commands.Cog):
         except Refusal as err:
             await self._say(interaction, refusal_text(err, lang))
             return
-        await self._say(interaction, t(lang, "reply.created", link=f"#{table.id}"))
+        await self._say(interaction, t(lang, "reply.created", link=f"<#{table.row.channel_id}>"))
         await table.announce()
 
     async def _rules(self, interaction: discord.Interaction, private: bool,
@@ -112,6 +113,7 @@ class TableCog(commands.Cog):
     @app_commands.describe(**_describe("toep invite", "member"))
     async def invite(self, interaction: discord.Interaction, member: discord.Member) -> None:
         lang = lang_for_locale(interaction.locale)
+        await self._defer(interaction)
         table = await self._table_here(interaction)
         if table is None:
             return
@@ -131,6 +133,7 @@ class TableCog(commands.Cog):
     @toep.command(name="leave", description=_en(command_key("toep leave", "desc")))
     async def leave(self, interaction: discord.Interaction) -> None:
         lang = lang_for_locale(interaction.locale)
+        await self._defer(interaction)
         table = await self._table_here(interaction)
         if table is None:
             return
@@ -149,6 +152,7 @@ class TableCog(commands.Cog):
         if not interaction.permissions.manage_guild:
             await self._say(interaction, t(lang, "click.manage_server"))
             return
+        await self._defer(interaction)
         table = await self._table_here(interaction)
         if table is None:
             return
@@ -248,6 +252,12 @@ class TableCog(commands.Cog):
             view=rendered.view or discord.utils.MISSING, ephemeral=True)
         self.bot.presenter.register_panel(table.id, interaction.user.id, interaction, lang,
                                           self.bot.presenter.panel_key(snap, update))
+
+    async def _defer(self, interaction: discord.Interaction) -> None:
+        """Acknowledge at once (Discord allows 3 seconds); the answer follows
+        once the table and the database have done their part."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
 
     async def _say(self, interaction: discord.Interaction, text: str) -> None:
         if interaction.response.is_done():

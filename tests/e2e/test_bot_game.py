@@ -3,10 +3,12 @@ hands, buttons with clocks, restarts, refusals (issue 5)."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from data import games
 from tables.snapshot import Status
@@ -46,3 +48,12 @@ async def test_a_whole_game_of_two_people_and_two_computers(world: World) -> Non
     saved = await games.load_game(world.bot.db, table.id)  # type: ignore[union-attr]
     assert saved.game.status == "finished"
     assert world.fake.rejections == [] or all(r.code != 40060 for r in world.fake.rejections)
+    # The final standings as a picture on the table message, with its text as alt text.
+    message = await world.fake.wait_for(
+        lambda: next((m for m in world.fake.channel_messages(world.channel)
+                      if any(a.filename == "slates.png" for a in m.attachments)
+                      and "anna" in (m.attachments[0].description or "")), None), 10.0)
+    picture = message.attachments[0]
+    assert picture.data.startswith(b"\x89PNG\r\n\x1a\n") and 2_000 < len(picture.data) < 200_000
+    image = Image.open(io.BytesIO(picture.data))
+    assert image.width == 800 and 300 < image.height < 1200
