@@ -1,0 +1,30 @@
+"""The soak bench (bench/soak.py) on tiny numbers: it runs, reports every
+figure it promises, and finds no errors and no replay mismatches. Figures
+themselves are never asserted (the machine is shared)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.soak import Options, run
+
+KEYS = {"errors", "games", "games_per_s", "events_per_s", "act_p99_ms", "kb_per_table",
+        "restore_s", "replay_mismatches"}
+
+
+async def test_soak_smoke_reports_every_figure_with_no_errors() -> None:
+    result = await run(Options(tables=3, games=3, restore=3, max_seconds=60))
+    assert set(result) >= KEYS
+    assert result["errors"] == 0, result["error_samples"]
+    assert result["replay_mismatches"] == 0
+    assert result["games"] == 3 and not result["stopped_early"]
+    assert result["restore_tables"] == 3 and result["restore_min_rounds"] >= 10
+    assert result["events"] > 0 and result["kb_per_table"] > 0
+
+
+@pytest.mark.soak
+async def test_soak_small() -> None:
+    result = await run(Options(tables=20, games=40, restore=20, max_seconds=600))
+    assert result["errors"] == 0, result["error_samples"]
+    assert result["replay_mismatches"] == 0 and result["games"] == 40
+    assert result["restore_tables"] == 20
