@@ -44,7 +44,14 @@ class Database:
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE ... COMMIT; any exception rolls back and propagates."""
         async with self._hold():
-            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                # Like COMMIT, BEGIN runs to its end even if the caller is
+                # cancelled meanwhile; then it is rolled back, so the lock is
+                # never released with the connection inside a transaction.
+                await self._finish("BEGIN IMMEDIATE")
+            except BaseException:
+                await self._rollback()
+                raise
             try:
                 yield self._conn
             except BaseException:

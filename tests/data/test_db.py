@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import sqlite3
 from pathlib import Path
@@ -171,3 +172,29 @@ async def test_nested_transaction_is_refused(db: Database) -> None:
         with pytest.raises(TransactionError):
             async with db.transaction():
                 pass
+
+
+async def test_cancelled_transactions_leave_the_connection_usable(tmp_path: Path) -> None:
+    db = await connect(tmp_path / "toep.sqlite3")
+
+    async def write(key: str) -> None:
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES (?, 'x')", (key,))
+
+    for attempt in range(5):
+        task = asyncio.create_task(write(f"k{attempt}"))
+        # The task owns the connection from just before its BEGIN: cancel it
+        # while that BEGIN is queued on the connection's thread.
+        for _ in range(10_000):
+            if db._owner is task:
+                break
+            await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        # Not "cannot start a transaction within a transaction", nor a hang.
+        await asyncio.wait_for(write(f"after{attempt}"), 10)
+    async with db.read() as conn:
+        assert not conn.in_transaction
+        rows = list(await conn.execute_fetchall("SELECT COUNT(*) FROM bot_meta"))
+    assert rows[0][0] == 5  # the cancelled writes left nothing behind
+    await db.close()
