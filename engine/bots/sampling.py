@@ -3,8 +3,11 @@
 A guess deals the unplaced cards to the hidden hands so that nobody holds a
 suit it showed it lacks. Guesses are then kept with the chance that the
 normal rules of thumb would have made the toeps and calls that seat made this
-round with that hand (rejection sampling), so a toeper's hand comes out
-strong about as often as toepers' hands are.
+round with that hand (importance weights), so a toeper's hand comes out
+strong about as often as toepers' hands are; and a guess is kept less often
+for every card a seat played that the rules of thumb would not have played
+from that guessed hand (rejection sampling): a normal player's leads and
+follows give its hand away.
 """
 
 from __future__ import annotations
@@ -24,6 +27,11 @@ log = logging.getLogger(__name__)
 Hands = dict[int, list[int]]
 
 _FLOOR = 0.04  # nobody's toeps or calls are fully predictable
+# A guess under which a seat's card play would not have been the rules-of-thumb
+# card is kept this much less often, per such play: the normal player's card
+# play gives its hand away, anyone else's only a little.
+PLAY_FLOOR = 0.15
+ATTEMPTS = 6  # candidate deals per guess wanted, at most
 
 
 def deal_guess(know: Knowledge, rng: Random, respect_voids: bool = True) -> Hands | None:
@@ -117,6 +125,47 @@ def moments(view: SeatView, know: Knowledge) -> list[Moment]:
     return out
 
 
+@dataclass(frozen=True)
+class Play:
+    """One card a hidden hand played this round, and what its seat saw then."""
+
+    seat: int
+    card: int
+    later: list[int]  # the cards it played after this one
+    table: list[tuple[int, int]]
+    tricks_left: int
+
+
+def plays(view: SeatView, know: Knowledge) -> list[Play]:
+    """The cards played this round by the seats whose hands are guessed."""
+    starts = _trick_starts(view)
+    hand_size = 8 if view.public.kind == "super_toep" else 4
+    played = know.played
+    out = []
+    trick = 0
+    for p, (seat, card) in enumerate(played):
+        while trick + 1 < len(starts) and starts[trick + 1] <= p:
+            trick += 1
+        if seat not in know.hidden:
+            continue
+        later = [c for s, c in played[p + 1:] if s == seat]
+        out.append(Play(seat, card, later, played[starts[trick]:p], hand_size - trick))
+    return out
+
+
+def play_likelihood(plays_: list[Play], hands: Hands, stop: float = 0.0) -> float:
+    """How well the rules-of-thumb card play explains the cards played; it
+    stops counting once the answer is at most `stop`."""
+    weight = 1.0
+    for pl in plays_:
+        hand = sorted([*hands.get(pl.seat, []), pl.card, *pl.later])
+        if thumb.choose_card(hand, pl.table, pl.tricks_left) != pl.card:
+            weight *= PLAY_FLOOR
+            if weight <= stop:
+                break
+    return weight
+
+
 def likelihood(moments_: list[Moment], hands: Hands) -> float:
     """The chance (up to a constant) the rules of thumb would have sent these signals."""
     weight = 1.0
@@ -143,11 +192,23 @@ def sample_hands(view: SeatView, know: Knowledge, count: int,
     """`count` guesses of all hands, each with its weight: how well it
     explains the others' toeps and calls (importance sampling)."""
     moments_ = moments(view, know)
+    plays_ = plays(view, know)
     out: list[tuple[Hands, float]] = []
-    for attempt in range(count * 4):
+    spare: list[tuple[float, Hands]] = []
+    for attempt in range(count * ATTEMPTS):
         if len(out) == count:
             break
-        hands = deal_guess(know, rng, respect_voids=attempt < count * 2)
-        if hands is not None:
-            out.append((hands, likelihood(moments_, hands) if moments_ else 1.0))
+        hands = deal_guess(know, rng, respect_voids=attempt < count * (ATTEMPTS - 2))
+        if hands is None:
+            continue
+        draw = rng.random() if plays_ else 0.0
+        fit = play_likelihood(plays_, hands, draw) if plays_ else 1.0
+        if fit <= draw:
+            spare.append((fit, hands))  # rejected, kept in case too few pass
+            continue
+        out.append((hands, likelihood(moments_, hands) if moments_ else 1.0))
+    if len(out) < count // 2:
+        spare.sort(key=lambda fh: -fh[0])
+        for fit, hands in spare[:count // 2 - len(out)]:
+            out.append((hands, fit * (likelihood(moments_, hands) if moments_ else 1.0)))
     return out

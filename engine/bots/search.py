@@ -80,8 +80,9 @@ def small_ending(sim: RoundSim) -> bool:
 
 
 def compare(base: Sequence[tuple[RoundSim, float]], options: Sequence[Option], seat: int,
-            seed: int) -> list[float]:
-    """The weighted mean cost for `seat` of each option over the same guesses."""
+            seed: int, win_bonus: float = 0.0) -> list[float]:
+    """The weighted mean cost for `seat` of each option over the same guesses;
+    a round won counts as `win_bonus` marks saved."""
     if not base:
         return [0.0] * len(options)
     totals = [0.0] * len(options)
@@ -95,7 +96,10 @@ def compare(base: Sequence[tuple[RoundSim, float]], options: Sequence[Option], s
             sim = start.copy()
             option(sim)
             end = finish(sim, Random(seed * 7919 + i), policy)
-            totals[j] += weight * cost_of(end, seat, marks, limit)
+            cost = cost_of(end, seat, marks, limit)
+            if end.winner == seat:
+                cost -= win_bonus
+            totals[j] += weight * cost
     return [t / weights for t in totals]
 
 
