@@ -29,7 +29,7 @@ async def append_events(
 ) -> int:
     """Append events numbered first_n, first_n+1, ...; returns the next number."""
     async with db.transaction() as conn:
-        await _require_playing(conn, game_id)
+        await require_playing(conn, game_id)
         return await insert_log(conn, "events", game_id, first_n, events)
 
 
@@ -38,7 +38,7 @@ async def append_deals(
 ) -> int:
     """Append deals (REPLAY.md `deals` entries) numbered from first_n; returns the next."""
     async with db.transaction() as conn:
-        await _require_playing(conn, game_id)
+        await require_playing(conn, game_id)
         return await insert_log(conn, "deals", game_id, first_n, deals)
 
 
@@ -53,7 +53,7 @@ async def append_events_and_deals(
     """Both logs in one transaction: an event and the chance it brought
     are saved together or not at all."""
     async with db.transaction() as conn:
-        await _require_playing(conn, game_id)
+        await require_playing(conn, game_id)
         await insert_log(conn, "events", game_id, events_from, events)
         await insert_log(conn, "deals", game_id, deals_from, deals)
 
@@ -90,7 +90,7 @@ async def insert_log(
     return first_n + len(texts)
 
 
-async def _require_playing(conn: aiosqlite.Connection, game_id: int) -> None:
+async def require_playing(conn: aiosqlite.Connection, game_id: int) -> None:
     rows = list(await conn.execute_fetchall("SELECT status FROM games WHERE id = ?", (game_id,)))
     if not rows:
         raise NotFoundError(f"no game {game_id}")

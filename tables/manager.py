@@ -81,3 +81,4 @@ class TableManager:
     async def close(self) -> None:
         for table in list(self.tables.values()):
             await table.close()
+        await self.deps.writer.drain()  # every save handed in reaches the disk

@@ -14,14 +14,15 @@ import logging
 from collections import deque
 from collections.abc import Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from data import bans, gamelog, games, stats
+from data import bans, games, stats
 from data.db import Database
 from data.games import Game as GameRow
 from data.games import LoadedGame, Seat, SeatResult
+from data.group_commit import LogWriter
 from engine import events as ev
 from engine.bots import Bot, make_bot
 from engine.cards import Card
@@ -71,6 +72,10 @@ class TableDeps:
     listener: TableListener
     executor: Executor | None = None
     config: TableConfig = TableConfig()
+    writer: LogWriter = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.writer = LogWriter(self.db)  # one group commit for all tables
 
 
 class Table:
@@ -371,8 +376,8 @@ class Table:
             happenings.extend(game.apply(event))
         rows = self.chance.new_rows(game)
         try:
-            await gamelog.append_events_and_deals(
-                self.deps.db, self.id, first, [e.to_json() for e in game.events[first:]],
+            await self.deps.writer.append(
+                self.id, first, [e.to_json() for e in game.events[first:]],
                 self.chance_rows, rows)
         except Exception as err:
             log.exception("table %s: saving events from %d failed", self.id, first)

@@ -1,0 +1,127 @@
+"""Group commit: the appends of many tables saved in one transaction.
+
+Every table waits until its own events are on disk before anyone hears of
+them (write-ahead); with many tables at once, their waits share one commit,
+one flush to disk, instead of one each. Each append runs under a savepoint,
+so one that is refused (a gap in its log) fails alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from data.db import Database
+from data.errors import GameStateError, LogOrderError, NotFoundError
+from data.jsonutil import dump_object
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Append:
+    game_id: int
+    events_from: int
+    events: Sequence[Mapping[str, Any]]
+    deals_from: int
+    deals: Sequence[Mapping[str, Any]]
+    done: asyncio.Future[None]
+
+
+class LogWriter:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._pending: list[_Append] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def append(self, game_id: int, events_from: int,
+                     events: Sequence[Mapping[str, Any]], deals_from: int,
+                     deals: Sequence[Mapping[str, Any]]) -> None:
+        """Save events and chance rows of one game; returns once committed."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Append(game_id, events_from, events, deals_from, deals, done))
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        # The save goes on if this caller is cancelled: the writer owns it.
+        await asyncio.shield(done)
+
+    async def drain(self) -> None:
+        """Wait until every append handed in so far is saved (or failed)."""
+        while self._task is not None and not self._task.done():
+            await asyncio.wait([self._task])
+
+    async def _run(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                outcomes = await self._save(batch)
+            except Exception as err:  # the transaction itself failed: all of it
+                log.exception("saving %d appends failed", len(batch))
+                outcomes = [err] * len(batch)
+            for item, outcome in zip(batch, outcomes, strict=True):
+                if item.done.done():
+                    continue
+                if outcome is None:
+                    item.done.set_result(None)
+                else:
+                    item.done.set_exception(outcome)
+
+    async def _save(self, batch: list[_Append]) -> list[Exception | None]:
+        """One transaction, and a few statements for the whole batch: each
+        append is checked against its game's status and log numbers first, and
+        one that does not fit is refused alone."""
+        outcomes: list[Exception | None] = [None] * len(batch)
+        ids = sorted({item.game_id for item in batch})
+        marks = ",".join("?" * len(ids))
+        async with self.db.transaction() as conn:
+            status = {row[0]: row[1] for row in await conn.execute_fetchall(
+                f"SELECT id, status FROM games WHERE id IN ({marks})", ids)}
+            next_event = await _next_numbers(conn, "game_events", marks, ids)
+            next_deal = await _next_numbers(conn, "game_deals", marks, ids)
+            event_rows: list[tuple[int, int, str]] = []
+            deal_rows: list[tuple[int, int, str]] = []
+            for k, item in enumerate(batch):
+                gid = item.game_id
+                try:
+                    _check(item, status.get(gid), next_event.get(gid, 0),
+                           next_deal.get(gid, 0))
+                    events = [dump_object(e) for e in item.events]
+                    deals = [dump_object(d) for d in item.deals]
+                except Exception as err:
+                    outcomes[k] = err
+                    continue
+                event_rows += [(gid, item.events_from + i, t) for i, t in enumerate(events)]
+                deal_rows += [(gid, item.deals_from + i, t) for i, t in enumerate(deals)]
+                next_event[gid] = item.events_from + len(events)
+                next_deal[gid] = item.deals_from + len(deals)
+            await conn.executemany(
+                "INSERT INTO game_events (game_id, n, body) VALUES (?, ?, ?)", event_rows)
+            await conn.executemany(
+                "INSERT INTO game_deals (game_id, n, body) VALUES (?, ?, ?)", deal_rows)
+        return outcomes
+
+
+async def _next_numbers(conn: aiosqlite.Connection, table: str, marks: str,
+                        ids: list[int]) -> dict[int, int]:
+    # `table` is one of two fixed names, never input.
+    rows = await conn.execute_fetchall(
+        f"SELECT game_id, MAX(n) + 1 FROM {table} WHERE game_id IN ({marks}) GROUP BY game_id",
+        ids)
+    return {row[0]: row[1] for row in rows}
+
+
+def _check(item: _Append, status: str | None, next_event: int, next_deal: int) -> None:
+    if status is None:
+        raise NotFoundError(f"no game {item.game_id}")
+    if status != "playing":
+        raise GameStateError(f"game {item.game_id} is {status}: its logs take no more entries")
+    for name, first, expected in (("events", item.events_from, next_event),
+                                  ("deals", item.deals_from, next_deal)):
+        if first != expected:
+            raise LogOrderError(f"game {item.game_id}: {name} log continues at {expected}, "
+                                f"refusing an append at {first}")

@@ -1,0 +1,62 @@
+"""Group commit: many games' appends in one transaction, each refused alone."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from data.db import Database
+from data.errors import GameStateError, LogOrderError
+from data.games import cancel_game, load_game
+from data.group_commit import LogWriter
+from tests.data.helpers import NOW, lobby, playing
+
+
+def _events(first: int, count: int) -> list[dict[str, object]]:
+    return [{"seat": 0, "do": "toep", "n": first + i} for i in range(count)]
+
+
+async def test_appends_of_many_games_are_saved_together(db: Database) -> None:
+    games = [await playing(db) for _ in range(5)]
+    writer = LogWriter(db)
+    await asyncio.gather(*(writer.append(g.id, 0, _events(0, 3), 0, [{"hands": []}])
+                           for g in games))
+    for game in games:
+        loaded = await load_game(db, game.id)
+        assert [e["n"] for e in loaded.events] == [0, 1, 2] and len(loaded.deals) == 1
+
+
+async def test_one_game_twice_in_a_batch_continues_its_log(db: Database) -> None:
+    game = await playing(db)
+    writer = LogWriter(db)
+    await asyncio.gather(writer.append(game.id, 0, _events(0, 2), 0, []),
+                         writer.append(game.id, 2, _events(2, 1), 0, []))
+    assert [e["n"] for e in (await load_game(db, game.id)).events] == [0, 1, 2]
+
+
+async def test_a_gap_or_a_closed_game_is_refused_alone(db: Database) -> None:
+    good, gap = await playing(db), await playing(db)
+    closed = await lobby(db)
+    await cancel_game(db, closed.id, NOW)
+    writer = LogWriter(db)
+    outcome = await asyncio.gather(writer.append(good.id, 0, _events(0, 1), 0, []),
+                                   writer.append(gap.id, 5, _events(5, 1), 0, []),
+                                   writer.append(closed.id, 0, _events(0, 1), 0, []),
+                                   return_exceptions=True)
+    assert outcome[0] is None
+    assert isinstance(outcome[1], LogOrderError) and isinstance(outcome[2], GameStateError)
+    assert len((await load_game(db, good.id)).events) == 1
+    assert not (await load_game(db, gap.id)).events
+
+
+async def test_a_cancelled_caller_does_not_stop_its_save(db: Database) -> None:
+    game = await playing(db)
+    writer = LogWriter(db)
+    task = asyncio.create_task(writer.append(game.id, 0, _events(0, 1), 0, []))
+    await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await writer.drain()
+    assert len((await load_game(db, game.id)).events) == 1
