@@ -81,12 +81,20 @@ async def _bodies_of(
 async def _rows_of(
     conn: aiosqlite.Connection, table: str, columns: str, order: str, game_ids: Sequence[int]
 ) -> list[tuple[int, sqlite3.Row]]:
-    # One query per game keeps each one on the (game_id, ...) primary key;
-    # table, columns and order are constants of this module, never input.
+    # A query per chunk of games, in primary-key order (game_id, ...): a
+    # restart of hundreds of tables makes a handful of queries, not thousands.
+    # Table, columns and order are constants of this module, never input.
     found: list[tuple[int, sqlite3.Row]] = []
-    for game_id in game_ids:
+    ids = list(game_ids)
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start:start + _CHUNK]
+        marks = ",".join("?" * len(chunk))
         rows = await conn.execute_fetchall(
-            f"SELECT {columns} FROM {table} WHERE game_id = ? ORDER BY {order}", (game_id,)
+            f"SELECT game_id AS _gid, {columns} FROM {table} WHERE game_id IN ({marks}) "
+            f"ORDER BY game_id, {order}", chunk
         )
-        found.extend((game_id, row) for row in rows)
+        found.extend((row["_gid"], row) for row in rows)
     return found
+
+
+_CHUNK = 500  # well under SQLite's limit on bound parameters
