@@ -391,13 +391,8 @@ class Table:
         """Back to the first `saved` events (what the database holds), rebuilt
         from the game's own record: the database may be what failed."""
         record = to_record(self._game(), self.row.seed)
-        record["events"] = record["events"][:saved]
-        game = Game(self.rules, record["players"],
-                    RecordChance(record["deals"], SeededChance(self.row.seed)),
-                    record["first_leader"])
-        for raw in record["events"]:
-            game.apply(parse_event(raw, game.n))
-        game.chance = SeededChance(self.row.seed)
+        game = replayed(self.rules, record["players"], record["deals"],
+                        record["first_leader"], self.row.seed, record["events"][:saved])
         self.game = game
         self.chance = ChanceLog.of(game)
 
@@ -645,13 +640,19 @@ def seat_infos(loaded: LoadedGame) -> list[SeatInfo]:
     return [SeatInfo(s.seat, s.user_id, s.computer, s.name) for s in loaded.seats]
 
 
+def replayed(rules: TableRules, players: Sequence[str], deals: Sequence[object],
+             first_leader: int | None, seed: int, events: Sequence[object]) -> Game:
+    """A table's game replayed from its log; further chance from its seed."""
+    game = Game(rules, players, RecordChance(deals, SeededChance(seed)), first_leader)
+    for raw in events:
+        game.apply(parse_event(raw, game.n))
+    game.chance = SeededChance(seed)
+    return game
+
+
 def rebuild(loaded: LoadedGame) -> tuple[Game, ChanceLog, int]:
     """The game of a saved table, replayed from its event log."""
     row = loaded.game
-    rules = TableRules.from_json(row.rules)
-    chance = RecordChance(fold(loaded.deals), SeededChance(row.seed))
-    game = Game(rules, [s.name for s in loaded.seats], chance, row.first_leader)
-    for raw in loaded.events:
-        game.apply(parse_event(raw, game.n))
-    game.chance = SeededChance(row.seed)
+    game = replayed(TableRules.from_json(row.rules), [s.name for s in loaded.seats],
+                    fold(loaded.deals), row.first_leader, row.seed, loaded.events)
     return game, ChanceLog.of(game), len(loaded.deals)
