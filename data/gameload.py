@@ -73,8 +73,15 @@ async def _bodies_of(
     conn: aiosqlite.Connection, table: str, game_ids: Sequence[int]
 ) -> dict[int, tuple[JSONObject, ...]]:
     grouped: dict[int, list[JSONObject]] = {game_id: [] for game_id in game_ids}
+    # Logs repeat a few hundred small texts many thousand times: decode each
+    # once (the objects are shared, so callers copy before changing one).
+    decoded: dict[str, JSONObject] = {}
     for game_id, row in await _rows_of(conn, table, "game_id, body", "n", game_ids):
-        grouped[game_id].append(load_object(row["body"]))
+        text = row["body"]
+        body = decoded.get(text)
+        if body is None:
+            body = decoded[text] = load_object(text)
+        grouped[game_id].append(body)
     return {game_id: tuple(bodies) for game_id, bodies in grouped.items()}
 
 

@@ -644,8 +644,14 @@ def replayed(rules: TableRules, players: Sequence[str], deals: Sequence[object],
              first_leader: int | None, seed: int, events: Sequence[object]) -> Game:
     """A table's game replayed from its log; further chance from its seed."""
     game = Game(rules, players, RecordChance(deals, SeededChance(seed)), first_leader)
+    parsed: dict[tuple[object, ...], Event] = {}  # a log repeats its few event kinds
     for raw in events:
-        game.apply(parse_event(raw, game.n))
+        assert isinstance(raw, dict)
+        key = (raw.get("do"), raw.get("seat"), raw.get("card"))
+        event = parsed.get(key)
+        if event is None:
+            event = parsed[key] = parse_event(raw, game.n)
+        game.apply(event)
     game.chance = SeededChance(seed)
     return game
 
