@@ -44,3 +44,10 @@ async def test_a_toep_answered_with_call_and_with_fold(tmp_path: Path) -> None:
         assert game.round_no == 2 and game.phase is Phase.WINDOW
         message = await world.wait_table_message(f"{other} wins round 1.")
         assert f"{first} takes 2 marks for folding (2 in all)." in message.text
+        # Issue 6: the slates after the round, as a PNG on the table message,
+        # with the same information as its alt text.
+        picture = await world.fake.wait_for(
+            lambda: next((a for a in world.table_message().attachments
+                          if a.filename == "slates.png"), None), 10.0)
+        assert picture.data.startswith(b"\x89PNG") and 2_000 < len(picture.data) < 200_000
+        assert first in (picture.description or "") and "2" in (picture.description or "")
