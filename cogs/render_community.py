@@ -25,6 +25,7 @@ from data.stats import PlayerStats
 from engine.rules import SPECS, OptionSpec, RulesError, TableRules
 
 from .i18n import t
+from .render_lobby import rule_line
 from .render_text import (
     MAX_DESCRIPTION,
     MAX_FIELD_VALUE,
@@ -194,7 +195,7 @@ def settings_message(guild_id: int, language: str | None, effective: str,
     lines = [t(lang, "settings.language_line", language=shown,
                effective=t(lang, f"settings.lang.{effective}"))]
     lines.append(t(lang, "settings.rules_head"))
-    lines += ["• " + rule_text(name, getattr(current, name), lang) for name in SETTING_OPTIONS]
+    lines += ["• " + rule_line(name, getattr(current, name), lang) for name in SETTING_OPTIONS]
     lines.append(t(lang, "settings.clock_note"))
     if note:
         lines.insert(0, note)
@@ -295,18 +296,6 @@ def value_label(name: str, value: object, lang: str) -> str:
     if isinstance(value, Enum):
         return t(lang, f"choice.{value.value}")
     return str(value)
-
-
-def rule_text(name: str, value: object, lang: str) -> str:
-    """One house rule as the lobby words it ("V1: out at 15 marks")."""
-    spec = SPECS[name]
-    if value is None:
-        return t(lang, f"rule.{name}.none")
-    if spec.kind is bool:
-        return t(lang, f"rule.{name}.{'on' if value else 'off'}")
-    if isinstance(value, Enum):
-        return t(lang, f"rule.{name}", value=t(lang, f"choice.{value.value}"))
-    return t(lang, f"rule.{name}", value=value)
 
 
 # --- bans ------------------------------------------------------------------------------

@@ -84,11 +84,12 @@ def rule_lines(rules: TableRules, lang: str) -> list[str]:
         value = getattr(rules, f.name)
         if f.name in _CLOCK_OPTIONS or value == getattr(_DEFAULTS, f.name):
             continue
-        lines.append(_rule_line(f.name, value, lang))
+        lines.append(rule_line(f.name, value, lang))
     return lines
 
 
-def _rule_line(name: str, value: object, lang: str) -> str:
+def rule_line(name: str, value: object, lang: str) -> str:
+    """One house rule as the lobby words it ("V1: out at 15 marks")."""
     spec = SPECS[name]
     if value is None:
         return t(lang, f"rule.{name}.none")
