@@ -22,30 +22,18 @@ from engine.game import Game
 from engine.record import to_record
 from engine.rules import TableRules
 from tables.chance_log import ChanceLog
+from tables.clock import SystemClock
 from tables.results import results
-from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_discord.models import Message
-from tests.e2e.toep_world import TOKEN, World
+from tests.e2e.toep_world import World, open_world, original
 
 OTHERS = tuple(range(9_000_001, 9_000_011))  # ten more players, ids only
 
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with FakeDiscord(token=TOKEN) as fake:
-        w = World(fake, tmp_path / "toep.sqlite3")
-        w.setup(names=("anna", "bram", "cora"))
-        await w.start()
-        yield w
-        await w.stop()
-        assert fake.errors == []
-
-
-def _msg(res: Any) -> Message:
-    """The @original message of an interaction result."""
-    message: Message | None = res.message
-    assert message is not None
-    return message
+    async with open_world(tmp_path, ("anna", "bram", "cora"), clock=SystemClock()) as opened:
+        yield opened
 
 
 def _db(world: World) -> Database:
@@ -120,7 +108,7 @@ async def test_leaderboard_pages_after_several_games(world: World) -> None:
     await _many_games(world)
     res = await world.slash("anna", "toep leaderboard")
     assert res.ephemeral
-    board = _msg(res)
+    board = original(res)
     assert "Leaderboard" in board.text and "Page 1 of 2" in board.text
     assert "at least 3 rated games" in board.text
     assert board.text.count("rating **") == 10
@@ -143,14 +131,14 @@ async def test_leaderboard_pages_after_several_games(world: World) -> None:
 
 async def test_empty_leaderboard_says_how_to_get_on_it(world: World) -> None:
     res = await world.slash("bram", "toep leaderboard", locale="nl")
-    assert "minstens 3 potjes" in _msg(res).text
-    assert _msg(res).buttons() == []
+    assert "minstens 3 potjes" in original(res).text
+    assert original(res).buttons() == []
 
 
 async def test_stats_of_yourself_and_of_a_member(world: World) -> None:
     await _many_games(world)
     res = await world.slash("anna", "toep stats")
-    text = _msg(res).text
+    text = original(res).text
     assert res.ephemeral and "Figures of anna" in text
     for word in ("Rating", "Games", "Rounds", "Toeps", "Folds", "Vuile was", "Checks",
                  "Dead man's rounds", "leaderboard"):
@@ -159,9 +147,9 @@ async def test_stats_of_yourself_and_of_a_member(world: World) -> None:
     assert mine is not None
     assert f"{mine.totals.games} played, {mine.totals.wins} won" in text
     res = await world.slash("anna", "toep stats", {"member": world.people["bram"]}, locale="nl")
-    assert "Cijfers van bram" in _msg(res).text and "Toepen" in _msg(res).text
+    assert "Cijfers van bram" in original(res).text and "Toepen" in original(res).text
     res = await world.slash("anna", "toep stats", {"member": world.people["cora"]})
-    assert "cora has not finished a game" in _msg(res).text
+    assert "cora has not finished a game" in original(res).text
 
 
 # --- history -----------------------------------------------------------------------------
@@ -177,8 +165,8 @@ async def test_history_lists_your_games_and_exports_your_seat_only(world: World)
     not_mine = await store_game(db, guild, [(bram, "bram"), (cora, "cora")], seed=9)
 
     res = await world.slash("anna", "toep history")
-    assert res.ephemeral and f"**#{done}**" in _msg(res).text
-    assert f"#{not_mine}" not in _msg(res).text and f"#{running}" not in _msg(res).text
+    assert res.ephemeral and f"**#{done}**" in original(res).text
+    assert f"#{not_mine}" not in original(res).text and f"#{running}" not in original(res).text
 
     res = await world.slash("anna", "toep history", {"game": done})
     message = await _reply(world, res, lambda m: bool(m.attachments))
@@ -242,12 +230,12 @@ def _assert_no_hidden_cards(export: dict[str, Any], seat: int) -> None:
 async def test_settings_changed_by_an_admin_refused_to_a_member(world: World) -> None:
     guild = world.guild.id
     res = await world.slash("bram", "toep settings")
-    assert res.ephemeral and "Only members who may manage the server" in _msg(res).text
+    assert res.ephemeral and "Only members who may manage the server" in original(res).text
     res = await world.slash("bram", "toep bans", locale="nl")
-    assert "Alleen leden die de server mogen beheren" in _msg(res).text
+    assert "Alleen leden die de server mogen beheren" in original(res).text
 
     res = await world.slash("anna", "toep settings")
-    panel = _msg(res)
+    panel = original(res)
     assert res.ephemeral and "House rules of public tables" in panel.text
     assert "V1: out at 15 marks" in panel.text and "20 s" in panel.text
     people = world.people["anna"]
@@ -266,10 +254,10 @@ async def test_settings_changed_by_an_admin_refused_to_a_member(world: World) ->
     # a forged value is refused and changes nothing
     refused = await world.fake.click(people, panel, f"toepset:{guild}:value:limit",
                                      values=["99"])
-    assert "not allowed" in _msg(refused).text
+    assert "not allowed" in original(refused).text
     # without the permission (it was taken away): refused
     refused = await world.fake.click(people, panel, f"toepset:{guild}:reset", permissions=0)
-    assert "Only members who may manage the server" in _msg(refused).text
+    assert "Only members who may manage the server" in original(refused).text
     assert (await guilds.get_settings(_db(world), guild)).public_rules == {"limit": 10}
     # a new public table plays by the house rule, in Dutch
     await world.slash("anna", "toep new")
@@ -277,7 +265,7 @@ async def test_settings_changed_by_an_admin_refused_to_a_member(world: World) ->
     assert world.table().rules.limit == 10
     # in Dutch, and back to the standard rules
     res = await world.slash("anna", "toep settings", locale="nl")
-    panel = _msg(res)
+    panel = original(res)
     assert "Huisregels van openbare tafels" in panel.text
     await world.fake.click(people, panel, f"toepset:{guild}:reset", locale="nl")
     await world.fake.wait_for(lambda: "standaardregels" in panel.text)
@@ -305,7 +293,7 @@ async def test_bans_listed_and_lifted(world: World) -> None:
     assert await bans.active_ban(db, guild, bram, now) is not None
 
     res = await world.slash("anna", "toep bans")
-    panel = _msg(res)
+    panel = original(res)
     assert f"<@{bram}>" in panel.text and "until" in panel.text and "R19" in panel.text
     button = panel.button(label="Lift ban 1")
     assert button["custom_id"] == f"toepban:{guild}:{bram}"
@@ -321,7 +309,7 @@ async def test_bans_listed_and_lifted(world: World) -> None:
     assert "Nobody is banned" in panel.text and panel.buttons() == []
     assert await bans.active_ban(db, guild, bram, datetime.now(UTC)) is None
     res = await world.slash("anna", "toep bans", locale="nl")
-    assert "Niemand is geschorst" in _msg(res).text
+    assert "Niemand is geschorst" in original(res).text
     await world.click_table("bram", "join")
     await world.fake.wait_for(lambda: world.table().seat_of(bram) is not None)
 

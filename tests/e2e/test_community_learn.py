@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from data import stats
-from tests.e2e.fake_discord import FakeDiscord
+from tables.clock import SystemClock
 from tests.e2e.fake_discord.models import Message
-from tests.e2e.toep_world import TOKEN, World
+from tests.e2e.toep_world import World, open_world, original
 
 # What the test answers: the hint's move is not visible as a button id, so a
 # careful order as the table tests use.
@@ -21,20 +21,8 @@ ORDER = ("pass", "call", "play_in", "super_no", "believe", "play")
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with FakeDiscord(token=TOKEN) as fake:
-        w = World(fake, tmp_path / "toep.sqlite3")
-        w.setup(names=("anna", "bram"))
-        await w.start()
-        yield w
-        await w.stop()
-        assert fake.errors == []
-
-
-def _msg(res: Any) -> Message:
-    """The @original message of an interaction result."""
-    message: Message | None = res.message
-    assert message is not None
-    return message
+    async with open_world(tmp_path, ("anna", "bram"), clock=SystemClock()) as opened:
+        yield opened
 
 
 def _verb(button: dict[str, Any]) -> str:
@@ -61,7 +49,7 @@ async def _decide(world: World, who: str, panel: Message, locale: str | None = N
 
 async def test_a_practice_game_with_hints_to_the_end(world: World) -> None:
     res = await world.slash("anna", "toep learn")
-    panel = _msg(res)
+    panel = original(res)
     assert res.ephemeral
     assert "Welcome to Toepen" in panel.text and "restart" in panel.text
     assert world.fake.channel_messages(world.channel) == []  # no table in the channel
@@ -95,7 +83,7 @@ async def test_a_practice_game_with_hints_to_the_end(world: World) -> None:
 
 async def test_learn_in_dutch_and_after_the_game_is_gone(world: World) -> None:
     res = await world.slash("bram", "toep learn", locale="nl")
-    panel = _msg(res)
+    panel = original(res)
     assert "Welkom bij toepen" in panel.text and "Tip:" in panel.text
     assert "Oefenpotje" in panel.text
     for _ in range(3):
@@ -106,9 +94,9 @@ async def test_learn_in_dutch_and_after_the_game_is_gone(world: World) -> None:
     button = next(b for b in panel.buttons() if not b.get("disabled"))
     gone = await world.fake.click(world.people["bram"], panel, button["custom_id"],
                                   locale="nl")
-    assert "er niet meer" in _msg(gone).text
+    assert "er niet meer" in original(gone).text
     # stop
     res = await world.slash("bram", "toep learn")
-    stop = _msg(res).button(label="Stop")
-    await world.fake.click(world.people["bram"], _msg(res), stop["custom_id"])
-    await world.fake.wait_for(lambda: "stopped" in _msg(res).text)
+    stop = original(res).button(label="Stop")
+    await world.fake.click(world.people["bram"], original(res), stop["custom_id"])
+    await world.fake.wait_for(lambda: "stopped" in original(res).text)

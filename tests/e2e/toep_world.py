@@ -351,6 +351,13 @@ class _Errors(logging.Handler):
         self.records.append(record)
 
 
+def original(res: InteractionResult) -> Message:
+    """The @original message of an interaction result."""
+    message: Message | None = res.message
+    assert message is not None
+    return message
+
+
 @asynccontextmanager
 async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
                      locale: str = "en-US", guild_locale: str = "en-US",
