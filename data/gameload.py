@@ -50,8 +50,8 @@ async def seats_of(
 ) -> dict[int, tuple[Seat, ...]]:
     """Seats of several games in seat order, by game id."""
     grouped: dict[int, list[Seat]] = {game_id: [] for game_id in game_ids}
-    for game_id, row in await _rows_of(conn, "seats", SEAT_COLUMNS, "seat", game_ids):
-        grouped[game_id].append(seat_from_row(row))
+    for row in await _rows_of(conn, "seats", SEAT_COLUMNS, "seat", game_ids):
+        grouped[row[0]].append(seat_from_row(row))
     return {game_id: tuple(seats) for game_id, seats in grouped.items()}
 
 
@@ -59,14 +59,29 @@ async def _load_parts(conn: aiosqlite.Connection, games: list[Game]) -> list[Loa
     ids = [game.id for game in games]
     seats = await seats_of(conn, ids)
     invites: dict[int, set[int]] = {game_id: set() for game_id in ids}
-    for game_id, row in await _rows_of(conn, "invites", "game_id, user_id", "user_id", ids):
-        invites[game_id].add(row["user_id"])
+    for row in await _rows_of(conn, "invites", "user_id", "user_id", ids):
+        invites[row[0]].add(row["user_id"])
     events = await _bodies_of(conn, "game_events", ids)
     deals = await _bodies_of(conn, "game_deals", ids)
+    bases = await _round_bases_of(conn, ids)
     return [
-        LoadedGame(g, seats[g.id], frozenset(invites[g.id]), events[g.id], deals[g.id])
+        LoadedGame(g, seats[g.id], frozenset(invites[g.id]), events[g.id], deals[g.id],
+                   bases.get(g.id))
         for g in games
     ]
+
+
+async def _round_bases_of(
+    conn: aiosqlite.Connection, game_ids: Sequence[int]
+) -> dict[int, JSONObject]:
+    bases: dict[int, JSONObject] = {}
+    for game_id, text in await _rows_of(conn, "game_round_bases", "body", "game_id", game_ids):
+        try:
+            bases[game_id] = load_object(text)
+        except ValueError:  # a shortcut only: the game is replayed from its log
+            log.warning("game %s: its saved round base is not JSON; replaying the whole log",
+                        game_id)
+    return bases
 
 
 async def _bodies_of(
@@ -76,8 +91,7 @@ async def _bodies_of(
     # Logs repeat a few hundred small texts many thousand times: decode each
     # once (the objects are shared, so callers copy before changing one).
     decoded: dict[str, JSONObject] = {}
-    for game_id, row in await _rows_of(conn, table, "game_id, body", "n", game_ids):
-        text = row["body"]
+    for game_id, text in await _rows_of(conn, table, "body", "n", game_ids):
         body = decoded.get(text)
         if body is None:
             body = decoded[text] = load_object(text)
@@ -87,11 +101,12 @@ async def _bodies_of(
 
 async def _rows_of(
     conn: aiosqlite.Connection, table: str, columns: str, order: str, game_ids: Sequence[int]
-) -> list[tuple[int, sqlite3.Row]]:
+) -> list[sqlite3.Row]:
+    """Rows of several games: the game's id first, then `columns`."""
     # A query per chunk of games, in primary-key order (game_id, ...): a
     # restart of hundreds of tables makes a handful of queries, not thousands.
     # Table, columns and order are constants of this module, never input.
-    found: list[tuple[int, sqlite3.Row]] = []
+    found: list[sqlite3.Row] = []
     ids = list(game_ids)
     for start in range(0, len(ids), _CHUNK):
         chunk = ids[start:start + _CHUNK]
@@ -100,7 +115,7 @@ async def _rows_of(
             f"SELECT game_id AS _gid, {columns} FROM {table} WHERE game_id IN ({marks}) "
             f"ORDER BY game_id, {order}", chunk
         )
-        found.extend((row["_gid"], row) for row in rows)
+        found.extend(rows)
     return found
 
 

@@ -72,6 +72,9 @@ class LoadedGame:
     invites: frozenset[int]
     events: tuple[JSONObject, ...]
     deals: tuple[JSONObject, ...]
+    # The base of the round in play (engine/round_base.py), if one was saved:
+    # a shortcut for restoring, never needed for the record.
+    round_base: JSONObject | None = None
 
     def record(self) -> JSONObject:
         """The toep-replay/1 record of the game (all cards: not for players' eyes)."""

@@ -30,6 +30,7 @@ class _Append:
     events: Sequence[Mapping[str, Any]]
     deals_from: int
     deals: Sequence[Mapping[str, Any]]
+    round_base: Mapping[str, Any] | None
     done: asyncio.Future[None]
 
 
@@ -41,10 +42,14 @@ class LogWriter:
 
     async def append(self, game_id: int, events_from: int,
                      events: Sequence[Mapping[str, Any]], deals_from: int,
-                     deals: Sequence[Mapping[str, Any]]) -> None:
-        """Save events and chance rows of one game; returns once committed."""
+                     deals: Sequence[Mapping[str, Any]],
+                     round_base: Mapping[str, Any] | None = None) -> None:
+        """Save events and chance rows of one game, and the base of a round
+        they began (its `events` count must lie within the log); returns
+        once committed."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Append(game_id, events_from, events, deals_from, deals, done))
+        self._pending.append(_Append(game_id, events_from, events, deals_from, deals,
+                                     round_base, done))
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())
         # The save goes on if this caller is cancelled: the writer owns it.
@@ -85,6 +90,7 @@ class LogWriter:
             next_deal = await _next_numbers(conn, "game_deals", marks, ids)
             event_rows: list[tuple[int, int, str]] = []
             deal_rows: list[tuple[int, int, str]] = []
+            base_rows: dict[int, tuple[int, int, str]] = {}  # the last one per game
             for k, item in enumerate(batch):
                 gid = item.game_id
                 try:
@@ -92,6 +98,7 @@ class LogWriter:
                            next_deal.get(gid, 0))
                     events = [dump_object(e) for e in item.events]
                     deals = [dump_object(d) for d in item.deals]
+                    base = _base_row(item, item.events_from + len(events))
                 except Exception as err:
                     outcomes[k] = err
                     continue
@@ -99,11 +106,27 @@ class LogWriter:
                 deal_rows += [(gid, item.deals_from + i, t) for i, t in enumerate(deals)]
                 next_event[gid] = item.events_from + len(events)
                 next_deal[gid] = item.deals_from + len(deals)
+                if base is not None:
+                    base_rows[gid] = base
             await conn.executemany(
                 "INSERT INTO game_events (game_id, n, body) VALUES (?, ?, ?)", event_rows)
             await conn.executemany(
                 "INSERT INTO game_deals (game_id, n, body) VALUES (?, ?, ?)", deal_rows)
+            await conn.executemany(
+                "INSERT INTO game_round_bases (game_id, events, body) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET events = excluded.events,"
+                " body = excluded.body", list(base_rows.values()))
         return outcomes
+
+
+def _base_row(item: _Append, logged: int) -> tuple[int, int, str] | None:
+    if item.round_base is None:
+        return None
+    events = item.round_base.get("events")
+    if type(events) is not int or not 0 <= events <= logged:
+        raise ValueError(f"game {item.game_id}: a round base must lie within the event log "
+                         f"({logged} events), not at {events!r}")
+    return item.game_id, events, dump_object(item.round_base)
 
 
 async def _next_numbers(conn: aiosqlite.Connection, table: str, marks: str,

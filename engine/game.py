@@ -20,6 +20,7 @@ from engine.cards import DECK, Card, Rank
 from engine.chance import Chance
 from engine.errors import MOMENTS, IllegalEvent, RecordError
 from engine.events import Event, Happening
+from engine.round_base import RoundBase
 from engine.rules import NextLeader, TableRules, TwoLeft
 from engine.state import (
     DEAD_MAN,
@@ -169,9 +170,37 @@ class Game:
         self.verify(event)
         out: list[Happening] = []
         self._out = out
-        _HANDLERS[event.do](self, event)
+        # Counted before it runs, so a round it begins has its base after it.
         self.events.append(event)
+        _HANDLERS[event.do](self, event)
         return tuple(out)
+
+    @classmethod
+    def at_round(cls, rules: TableRules, players: Sequence[str], chance: Chance,
+                 first_leader: int, base: RoundBase, events: Sequence[Event],
+                 deal_log: Sequence[DealEntry]) -> Game:
+        """The game as it was when the round of `base` began, without
+        replaying the rounds before it: `events` and `deal_log` are the
+        game's first `base.events` events and `base.deals` deals (or more;
+        the rest are ignored), and `chance` deals the round from its record.
+        The caller applies the events after `base.events`."""
+        if len(events) < base.events or len(deal_log) < base.deals:
+            raise RecordError("the round base lies beyond the log")
+        base.check(rules.limit)
+        game = cls.__new__(cls)
+        game.rules, game.players, game.n = rules, tuple(players), len(players)
+        game.chance, game.first_leader = chance, first_leader
+        game.marks, game.out = list(base.marks), list(base.out)
+        game.forfeited, game.forfeit_order = list(base.forfeited), list(base.forfeit_order)
+        game.fold_count, game.had_dead_man = list(base.fold_count), list(base.had_dead_man)
+        game.two_left_done, game._due_dead = base.two_left_done, list(base.due_dead)
+        game.rounds, game.round_no, game.winner = list(base.rounds), base.round_no, None
+        game.events, game.deal_log = list(events[:base.events]), list(deal_log[:base.deals])
+        game.phase, game.kind, game._out = WINDOW, NORMAL, []
+        game._reset_round()
+        game._begin_round(base.kind)
+        game.opening = ()
+        return game
 
     def clone(self, chance: Chance | None = None) -> Game:
         """An independent copy (for a computer player's look-ahead), drawing
@@ -420,6 +449,11 @@ class Game:
         self._begin_round(DEAD_MAN if self._due_dead else NORMAL)
 
     def _begin_round(self, kind: str) -> None:
+        self.round_base = RoundBase(
+            len(self.events), len(self.deal_log), kind, self.round_no, tuple(self.marks),
+            tuple(self.out), tuple(self.forfeited), tuple(self.forfeit_order),
+            tuple(self.fold_count), tuple(self.had_dead_man), self.two_left_done,
+            tuple(self._due_dead), tuple(self.rounds))
         self._reset_round()
         self.round_no += 1
         self.kind = kind

@@ -26,16 +26,17 @@ from data.group_commit import LogWriter
 from engine import events as ev
 from engine.bots import Bot, make_bot
 from engine.cards import Card
-from engine.chance import RecordChance, SeededChance
+from engine.chance import SeededChance
 from engine.errors import IllegalEvent
 from engine.events import Event, Happening
 from engine.game import Game, Phase
-from engine.record import parse_event, to_record
+from engine.record import to_record
 from engine.rules import TableRules
 from engine.views import public_view, seat_view
-from tables.chance_log import ChanceLog, fold
+from tables.chance_log import ChanceLog
 from tables.clock import ClockSource, Timer
 from tables.errors import Refusal, TableFailure
+from tables.rebuild import parsed_events, rebuild, replayed
 from tables.results import results
 from tables.snapshot import Clock, SeatInfo, SeatUpdate, Status, TableSnapshot, stamp_of
 
@@ -370,15 +371,17 @@ class Table:
         """Apply, save (events and the chance they brought, in one transaction),
         and only then tell anyone. A failed save puts the table back."""
         game = self._game()
-        first = len(game.events)
+        first, base = len(game.events), game.round_base
         happenings: list[Happening] = []
         for event in events:
             happenings.extend(game.apply(event))
         rows = self.chance.new_rows(game)
+        # A round these events began: its base lets a restart replay only it.
+        new_base = game.round_base.to_json() if game.round_base is not base else None
         try:
             await self.deps.writer.append(
                 self.id, first, [e.to_json() for e in game.events[first:]],
-                self.chance_rows, rows)
+                self.chance_rows, rows, new_base)
         except Exception as err:
             log.exception("table %s: saving events from %d failed", self.id, first)
             self._roll_back(first)
@@ -391,8 +394,9 @@ class Table:
         """Back to the first `saved` events (what the database holds), rebuilt
         from the game's own record: the database may be what failed."""
         record = to_record(self._game(), self.row.seed)
+        events = parsed_events(record["events"][:saved], len(record["players"]))
         game = replayed(self.rules, record["players"], record["deals"],
-                        record["first_leader"], self.row.seed, record["events"][:saved])
+                        record["first_leader"], self.row.seed, events)
         self.game = game
         self.chance = ChanceLog.of(game)
 
@@ -638,27 +642,3 @@ def _seat_row(seat: SeatInfo) -> Seat:
 
 def seat_infos(loaded: LoadedGame) -> list[SeatInfo]:
     return [SeatInfo(s.seat, s.user_id, s.computer, s.name) for s in loaded.seats]
-
-
-def replayed(rules: TableRules, players: Sequence[str], deals: Sequence[object],
-             first_leader: int | None, seed: int, events: Sequence[object]) -> Game:
-    """A table's game replayed from its log; further chance from its seed."""
-    game = Game(rules, players, RecordChance(deals, SeededChance(seed)), first_leader)
-    parsed: dict[tuple[object, ...], Event] = {}  # a log repeats its few event kinds
-    for raw in events:
-        assert isinstance(raw, dict)
-        key = (raw.get("do"), raw.get("seat"), raw.get("card"))
-        event = parsed.get(key)
-        if event is None:
-            event = parsed[key] = parse_event(raw, game.n)
-        game.apply(event)
-    game.chance = SeededChance(seed)
-    return game
-
-
-def rebuild(loaded: LoadedGame) -> tuple[Game, ChanceLog, int]:
-    """The game of a saved table, replayed from its event log."""
-    row = loaded.game
-    game = replayed(TableRules.from_json(row.rules), [s.name for s in loaded.seats],
-                    fold(loaded.deals), row.first_leader, row.seed, loaded.events)
-    return game, ChanceLog.of(game), len(loaded.deals)

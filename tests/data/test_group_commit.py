@@ -8,7 +8,7 @@ import pytest
 
 from data.db import Database
 from data.errors import GameStateError, LogOrderError
-from data.games import cancel_game, load_game
+from data.games import cancel_game, end_game, load_game
 from data.group_commit import LogWriter
 from tests.data.helpers import NOW, lobby, playing
 
@@ -60,3 +60,27 @@ async def test_a_cancelled_caller_does_not_stop_its_save(db: Database) -> None:
         await task
     await writer.drain()
     assert len((await load_game(db, game.id)).events) == 1
+
+
+async def test_a_round_base_is_saved_with_its_events_and_replaced_by_the_next(
+        db: Database) -> None:
+    game = await playing(db)
+    writer = LogWriter(db)
+    await writer.append(game.id, 0, _events(0, 3), 0, [], {"events": 2, "round": 1})
+    assert (await load_game(db, game.id)).round_base == {"events": 2, "round": 1}
+    await writer.append(game.id, 3, _events(3, 2), 0, [])  # no new round: the base stays
+    assert (await load_game(db, game.id)).round_base == {"events": 2, "round": 1}
+    await writer.append(game.id, 5, _events(5, 1), 0, [], {"events": 6, "round": 2})
+    assert (await load_game(db, game.id)).round_base == {"events": 6, "round": 2}
+    await end_game(db, game.id, NOW)  # a shortcut for restoring: gone with the game
+    assert (await load_game(db, game.id)).round_base is None
+
+
+async def test_a_round_base_beyond_its_log_refuses_the_whole_append(db: Database) -> None:
+    game = await playing(db)
+    writer = LogWriter(db)
+    for base in ({"events": 3}, {"events": -1}, {"round": 1}):
+        with pytest.raises(ValueError, match="round base"):
+            await writer.append(game.id, 0, _events(0, 2), 0, [], base)
+    loaded = await load_game(db, game.id)
+    assert loaded.events == () and loaded.round_base is None

@@ -3,6 +3,7 @@ it was, and a failed save puts the table back to its last saved state."""
 
 from __future__ import annotations
 
+import json
 import random
 import zlib
 from collections.abc import Callable
@@ -14,8 +15,11 @@ from hypothesis import strategies as st
 
 from data import games
 from data.db import connect
-from engine.events import Event
+from engine.events import Event, Happening
+from engine.game import Game
+from engine.record import replay_json, to_record
 from engine.rules import TableRules
+from engine.views import public_view, seat_view
 from tables.clock import FakeClock
 from tables.errors import TableFailure
 from tables.manager import TableManager
@@ -144,3 +148,76 @@ async def test_a_failed_save_puts_the_table_back(tmp_path: Path) -> None:
     assert len(recorder.snaps) == told  # nobody heard of an event that was not saved
     assert table.game.events == []  # back to what the database holds
     await manager.close()
+
+
+async def _stopped_in_round(path: Path, clock: FakeClock, rounds: int) -> int:
+    """A table of two people and a computer, stopped once `rounds` rounds are behind it."""
+    manager, _ = await _fresh(path, clock)
+    table = await new_table(manager, humans=2, bots=["normal"], rules=TableRules(limit=30))
+    pick = _pick(5)
+    while table.game is not None and len(table.game.rounds) < rounds:
+        with pytest.raises(AssertionError, match="did not end"):
+            await play_people(table, pick, limit=1)  # one act of a person
+    assert table.open, "a game to 30 marks lasts longer"
+    await manager.close()
+    await manager.deps.db.close()
+    return table.id
+
+
+def _whole_replay(loaded: games.LoadedGame) -> Game:
+    return replay_json(loaded.record())
+
+
+async def test_a_restart_replays_only_the_round_in_play(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = FakeClock()
+    path = tmp_path / "toep.sqlite3"
+    table_id = await _stopped_in_round(path, clock, rounds=4)
+    manager, _ = await _fresh(path, clock)
+    loaded = await games.load_game(manager.deps.db, table_id)
+    assert loaded.round_base is not None and loaded.round_base["round_no"] >= 4
+    applied: list[Event] = []
+    real_apply = Game.apply
+
+    def counting(game: Game, event: Event) -> tuple[Happening, ...]:
+        applied.append(event)
+        return real_apply(game, event)
+
+    monkeypatch.setattr(Game, "apply", counting)
+    (table,) = await manager.restore()
+    monkeypatch.undo()
+    assert len(applied) == len(loaded.events) - loaded.round_base["events"]
+    assert table.game is not None
+    whole = _whole_replay(loaded)
+    assert to_record(table.game, loaded.game.seed) == to_record(whole, loaded.game.seed)
+    assert public_view(table.game) == public_view(whole)
+    assert all(seat_view(table.game, s) == seat_view(whole, s) for s in range(whole.n))
+    await manager.close()
+    await manager.deps.db.close()
+
+
+@pytest.mark.parametrize("damage", ["marks", "shape"])
+async def test_a_round_base_that_does_not_fit_gives_way_to_the_whole_log(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, damage: str) -> None:
+    clock = FakeClock()
+    path = tmp_path / "toep.sqlite3"
+    table_id = await _stopped_in_round(path, clock, rounds=3)
+    manager, _ = await _fresh(path, clock)
+    loaded = await games.load_game(manager.deps.db, table_id)
+    assert loaded.round_base is not None
+    base = dict(loaded.round_base)
+    if damage == "marks":
+        base["marks"] = [m + 1 for m in base["marks"]]
+    else:
+        base["rounds"] = "three"
+    async with manager.deps.db.transaction() as conn:
+        await conn.execute("UPDATE game_round_bases SET body = ? WHERE game_id = ?",
+                           (json.dumps(base), table_id))
+    (table,) = await manager.restore()
+    assert "does not fit its log" in caplog.text
+    assert table.game is not None
+    assert table.game.marks == _whole_replay(loaded).marks
+    await play_people(table, _pick(5))  # and the game plays on to its end
+    assert not table.open
+    await manager.close()
+    await manager.deps.db.close()
