@@ -56,26 +56,39 @@ class ForfeitOutcome:
 async def record_forfeit(
     db: Database, *, game_id: int, guild_id: int, user_id: int, kind: ForfeitKind, at: datetime
 ) -> ForfeitOutcome:
-    """Store a forfeit; if it is the third within seven days, ban from `at` (one transaction).
+    """Store a forfeit; if it is the third within seven days, ban from `at` (one transaction)."""
+    async with db.transaction() as conn:
+        outcome = await record_forfeit_in(conn, Forfeit(game_id, guild_id, user_id, kind, at))
+    if outcome.ban is not None:
+        log_ban(outcome.ban)
+    return outcome
+
+
+async def record_forfeit_in(conn: aiosqlite.Connection, forfeit: Forfeit) -> ForfeitOutcome:
+    """`record_forfeit` inside the caller's transaction (a table saves a forfeit
+    with the event that brought it, so a crash cannot keep one without the other).
 
     Forfeits already answered by a ban (those up to its start) do not count
     again, so one bad week gives one ban, lifted or not.
     """
-    async with db.transaction() as conn:
-        cursor = await conn.execute(
-            "INSERT INTO forfeits (game_id, guild_id, user_id, kind, at) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (game_id, user_id) DO NOTHING",
-            (game_id, guild_id, user_id, kind, to_db(at)),
-        )
-        if cursor.rowcount == 0:
-            return ForfeitOutcome(recorded=False, ban=None)
-        if await _counting_forfeits(conn, guild_id, user_id, at) < FORFEITS_FOR_BAN:
-            return ForfeitOutcome(recorded=True, ban=None)
-        if await _active(conn, guild_id, user_id, at) is not None:
-            return ForfeitOutcome(recorded=True, ban=None)
-        ban = await _insert_ban(conn, guild_id, user_id, at)
-    log.info("guild %s: user %s banned from public tables until %s", guild_id, user_id, ban.until)
-    return ForfeitOutcome(recorded=True, ban=ban)
+    guild_id, user_id, at = forfeit.guild_id, forfeit.user_id, forfeit.at
+    cursor = await conn.execute(
+        "INSERT INTO forfeits (game_id, guild_id, user_id, kind, at) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (game_id, user_id) DO NOTHING",
+        (forfeit.game_id, guild_id, user_id, forfeit.kind, to_db(at)),
+    )
+    if cursor.rowcount == 0:
+        return ForfeitOutcome(recorded=False, ban=None)
+    if await _counting_forfeits(conn, guild_id, user_id, at) < FORFEITS_FOR_BAN:
+        return ForfeitOutcome(recorded=True, ban=None)
+    if await _active(conn, guild_id, user_id, at) is not None:
+        return ForfeitOutcome(recorded=True, ban=None)
+    return ForfeitOutcome(recorded=True, ban=await _insert_ban(conn, guild_id, user_id, at))
+
+
+def log_ban(ban: Ban) -> None:
+    log.info("guild %s: user %s banned from public tables until %s",
+             ban.guild_id, ban.user_id, ban.until)
 
 
 async def forfeits_in_window(

@@ -16,6 +16,7 @@ from typing import Any
 
 import aiosqlite
 
+from data.bans import Forfeit, ForfeitOutcome, log_ban, record_forfeit_in
 from data.db import Database
 from data.errors import GameStateError, LogOrderError, NotFoundError
 from data.jsonutil import dump_object
@@ -31,7 +32,8 @@ class _Append:
     deals_from: int
     deals: Sequence[Mapping[str, Any]]
     round_base: Mapping[str, Any] | None
-    done: asyncio.Future[None]
+    forfeit: Forfeit | None
+    done: asyncio.Future[ForfeitOutcome | None]
 
 
 class LogWriter:
@@ -43,17 +45,20 @@ class LogWriter:
     async def append(self, game_id: int, events_from: int,
                      events: Sequence[Mapping[str, Any]], deals_from: int,
                      deals: Sequence[Mapping[str, Any]],
-                     round_base: Mapping[str, Any] | None = None) -> None:
-        """Save events and chance rows of one game, and the base of a round
-        they began (its `events` count must lie within the log); returns
-        once committed."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+                     round_base: Mapping[str, Any] | None = None,
+                     forfeit: Forfeit | None = None) -> ForfeitOutcome | None:
+        """Save events and chance rows of one game, the base of a round they
+        began (its `events` count must lie within the log), and a forfeit
+        they bring that counts toward a ban (R19), all in one transaction;
+        returns once committed, with the forfeit's outcome if there was one."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[ForfeitOutcome | None] = loop.create_future()
         self._pending.append(_Append(game_id, events_from, events, deals_from, deals,
-                                     round_base, done))
+                                     round_base, forfeit, done))
         if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
+            self._task = loop.create_task(self._run())
         # The save goes on if this caller is cancelled: the writer owns it.
-        await asyncio.shield(done)
+        return await asyncio.shield(done)
 
     async def drain(self) -> None:
         """Wait until every append handed in so far is saved (or failed)."""
@@ -71,16 +76,18 @@ class LogWriter:
             for item, outcome in zip(batch, outcomes, strict=True):
                 if item.done.done():
                     continue
-                if outcome is None:
-                    item.done.set_result(None)
-                else:
+                if isinstance(outcome, Exception):
                     item.done.set_exception(outcome)
+                else:
+                    item.done.set_result(outcome)
+                    if outcome is not None and outcome.ban is not None:
+                        log_ban(outcome.ban)
 
-    async def _save(self, batch: list[_Append]) -> list[Exception | None]:
+    async def _save(self, batch: list[_Append]) -> list[Exception | ForfeitOutcome | None]:
         """One transaction, and a few statements for the whole batch: each
         append is checked against its game's status and log numbers first, and
         one that does not fit is refused alone."""
-        outcomes: list[Exception | None] = [None] * len(batch)
+        outcomes: list[Exception | ForfeitOutcome | None] = [None] * len(batch)
         ids = sorted({item.game_id for item in batch})
         marks = ",".join("?" * len(ids))
         async with self.db.transaction() as conn:
@@ -116,6 +123,9 @@ class LogWriter:
                 "INSERT INTO game_round_bases (game_id, events, body) VALUES (?, ?, ?)"
                 " ON CONFLICT (game_id) DO UPDATE SET events = excluded.events,"
                 " body = excluded.body", list(base_rows.values()))
+            for k, item in enumerate(batch):  # after the events that brought them
+                if item.forfeit is not None and outcomes[k] is None:
+                    outcomes[k] = await record_forfeit_in(conn, item.forfeit)
         return outcomes
 
 

@@ -356,20 +356,22 @@ class Table:
         game = self._game()
         if game.out[seat]:
             raise Refusal("already_out")
-        await self._commit([ev.act(ev.FORFEIT, seat)])
         user_id = self.seats[seat].user_id
+        counted = None
         if self.row.public and self.humans_at_start >= 2 and user_id is not None:
             # R19: counted only at public tables, in games with two or more people.
-            await bans.record_forfeit(self.deps.db, game_id=self.id,
-                                      guild_id=self.row.guild_id, user_id=user_id,
-                                      kind="timeout" if kind == "timeout" else "walkout",
-                                      at=self.deps.clock.now())
+            counted = bans.Forfeit(self.id, self.row.guild_id, user_id,
+                                   "timeout" if kind == "timeout" else "walkout",
+                                   self.deps.clock.now())
+        await self._commit([ev.act(ev.FORFEIT, seat)], counted)
 
     # --- write-ahead ------------------------------------------------------------------
 
-    async def _commit(self, events: Sequence[Event]) -> None:
-        """Apply, save (events and the chance they brought, in one transaction),
-        and only then tell anyone. A failed save puts the table back."""
+    async def _commit(self, events: Sequence[Event],
+                      forfeit: bans.Forfeit | None = None) -> None:
+        """Apply, save (events, the chance they brought and a forfeit that
+        counts toward a ban, in one transaction), and only then tell anyone.
+        A failed save puts the table back."""
         game = self._game()
         first, base = len(game.events), game.round_base
         happenings: list[Happening] = []
@@ -381,7 +383,7 @@ class Table:
         try:
             await self.deps.writer.append(
                 self.id, first, [e.to_json() for e in game.events[first:]],
-                self.chance_rows, rows, new_base)
+                self.chance_rows, rows, new_base, forfeit)
         except Exception as err:
             log.exception("table %s: saving events from %d failed", self.id, first)
             self._roll_back(first)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
+from data.bans import Forfeit, forfeits_in_window
 from data.db import Database
 from data.errors import GameStateError, LogOrderError
 from data.games import cancel_game, end_game, load_game
 from data.group_commit import LogWriter
-from tests.data.helpers import NOW, lobby, playing
+from tests.data.helpers import GUILD, NOW, lobby, playing
 
 
 def _events(first: int, count: int) -> list[dict[str, object]]:
@@ -84,3 +86,26 @@ async def test_a_round_base_beyond_its_log_refuses_the_whole_append(db: Database
             await writer.append(game.id, 0, _events(0, 2), 0, [], base)
     loaded = await load_game(db, game.id)
     assert loaded.events == () and loaded.round_base is None
+
+
+async def test_a_forfeit_is_saved_with_the_event_that_brought_it(db: Database) -> None:
+    writer = LogWriter(db)
+    outcomes = []
+    for day in range(3):
+        game = await playing(db, (1, 2))
+        forfeit = Forfeit(game.id, GUILD, 1, "walkout", NOW + timedelta(days=day))
+        outcomes.append(await writer.append(game.id, 0, _events(0, 1), 0, [],
+                                            forfeit=forfeit))
+    assert [o.recorded for o in outcomes if o] == [True, True, True]
+    ban = outcomes[-1].ban if outcomes[-1] else None
+    assert ban is not None and ban.since == NOW + timedelta(days=2)  # the third one bans
+    assert len(await forfeits_in_window(db, GUILD, 1, NOW + timedelta(days=3))) == 3
+
+
+async def test_a_forfeit_whose_event_is_refused_is_not_saved(db: Database) -> None:
+    game = await playing(db, (1, 2))
+    writer = LogWriter(db)
+    with pytest.raises(LogOrderError):
+        await writer.append(game.id, 4, _events(4, 1), 0, [],
+                            forfeit=Forfeit(game.id, GUILD, 1, "timeout", NOW))
+    assert await forfeits_in_window(db, GUILD, 1, NOW) == []
