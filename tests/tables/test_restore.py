@@ -3,6 +3,7 @@ it was, and a failed save puts the table back to its last saved state."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import zlib
@@ -219,5 +220,24 @@ async def test_a_round_base_that_does_not_fit_gives_way_to_the_whole_log(
     assert table.game.marks == _whole_replay(loaded).marks
     await play_people(table, _pick(5))  # and the game plays on to its end
     assert not table.open
+    await manager.close()
+    await manager.deps.db.close()
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+async def test_a_restore_leaves_the_cycle_collector_as_it_found_it(
+        tmp_path: Path, enabled: bool) -> None:
+    clock = FakeClock()
+    path = tmp_path / "toep.sqlite3"
+    await _stopped_in_round(path, clock, rounds=1)
+    manager, _ = await _fresh(path, clock)
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        (table,) = await manager.restore()
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert table.game is not None
     await manager.close()
     await manager.deps.db.close()
