@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.buttons import unlistened
 from cogs.community_items import CommunityItem
 from cogs.i18n import Lang, command_key, lang_for_locale, option_key, t
 from cogs.learn_game import Lesson, LessonRefusal
@@ -195,7 +196,7 @@ class CommunityCog(commands.Cog):
         lang = lang_for_locale(interaction.locale)
         lesson = self._new_lesson(interaction.user, lang)
         panel = learn_panel(lesson, lang, first=True)
-        await interaction.response.send_message(embeds=panel.embeds, view=panel.view,
+        await interaction.response.send_message(embeds=panel.embeds, view=unlistened(panel.view),
                                                 ephemeral=True)
 
     def _new_lesson(self, user: discord.abc.User, lang: Lang) -> Lesson:
@@ -222,7 +223,8 @@ class CommunityCog(commands.Cog):
             if verb == "new":
                 lesson = self._new_lesson(user, lang)
                 panel = learn_panel(lesson, lang, first=True)
-                await interaction.response.edit_message(embeds=panel.embeds, view=panel.view)
+                await interaction.response.edit_message(embeds=panel.embeds,
+                                                        view=unlistened(panel.view))
                 return
             if lesson is None or lesson.number != number:
                 await self._say(interaction, t(lang, "learn.gone"))
@@ -234,7 +236,8 @@ class CommunityCog(commands.Cog):
                 return
             note = self._learn_move(lesson, verb, arg, stamp, lang)
             panel = learn_panel(lesson, lang, note=note)
-            await interaction.response.edit_message(embeds=panel.embeds, view=panel.view)
+            await interaction.response.edit_message(embeds=panel.embeds,
+                                                        view=unlistened(panel.view))
 
     def _learn_move(self, lesson: Lesson, verb: str, arg: str, stamp: str,
                     lang: Lang) -> str | None:
@@ -307,7 +310,7 @@ class CommunityCog(commands.Cog):
         log.info("guild %s: settings changed (%s) by %s", guild_id, what, interaction.user.id)
         rendered = await self._settings(guild_id, lang, picked, note)
         await interaction.response.edit_message(content=rendered.content, embed=rendered.embed,
-                                                view=rendered.view)
+                                                view=unlistened(rendered.view))
 
     # --- bans ----------------------------------------------------------------------------
 
@@ -334,7 +337,7 @@ class CommunityCog(commands.Cog):
         found = await bans.list_bans(self.bot.db, guild_id, now)
         rendered = bans_message(found, guild_id, lang, now, note)
         await interaction.response.edit_message(content=rendered.content, embed=rendered.embed,
-                                                view=rendered.view)
+                                                view=unlistened(rendered.view))
 
     # --- components ----------------------------------------------------------------------
 
@@ -355,7 +358,7 @@ class CommunityCog(commands.Cog):
                     return
                 rendered = await self._board(guild_id, int(what), lang)
                 await interaction.response.edit_message(embed=rendered.embed,
-                                                        view=rendered.view)
+                                                        view=unlistened(rendered.view))
                 return
             if not interaction.permissions.manage_guild:
                 await self._say(interaction, t(lang, "settings.not_allowed"))
@@ -379,7 +382,7 @@ class CommunityCog(commands.Cog):
         if rendered.embed is not None:
             kwargs["embed"] = rendered.embed
         if rendered.view is not None:
-            kwargs["view"] = rendered.view
+            kwargs["view"] = unlistened(rendered.view)
         if interaction.response.is_done():
             await interaction.followup.send(**kwargs)
         else:

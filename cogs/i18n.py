@@ -86,7 +86,9 @@ def t(lang: str, key: str, **params: Any) -> str:
             return key
         log.warning("no %s text for key %r; using English", lang, key)
     try:
-        return _FORMATTER.vformat(template, (), _Lenient(params, key))
+        # str.format_map is string.Formatter().vformat done in C: the same
+        # result, several times faster, and every text a player reads is one.
+        return template.format_map(_Lenient(params, key))
     except (ValueError, IndexError, KeyError, AttributeError, TypeError) as err:
         # A bad format spec for the value given: show the text unfilled
         # rather than fail a whole message.

@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 
 import discord
 
+from cogs.buttons import unlistened
 from cogs.i18n import Lang, lang_for_locale
 from cogs.render import (
     Rendered,
@@ -182,7 +183,7 @@ class Presenter:
         if shown.message_id is not None and not stale:
             try:
                 await channel.get_partial_message(shown.message_id).edit(
-                    content=rendered.content, embed=rendered.embed, view=rendered.view,
+                    content=rendered.content, embed=rendered.embed, view=unlistened(rendered.view),
                     attachments=files or discord.utils.MISSING)
                 shown.edits += 1
                 return
@@ -192,7 +193,7 @@ class Presenter:
             await self._disable(channel, shown.message_id, rendered)
         message = await channel.send(content=rendered.content,
                                      embed=rendered.embed or discord.utils.MISSING,
-                                     view=rendered.view or discord.utils.MISSING,
+                                     view=unlistened(rendered.view) or discord.utils.MISSING,
                                      files=files or discord.utils.MISSING)
         shown.message_id, shown.posted_at = message.id, self.now()
         await games.set_message(self.db, table_id, message.id)
@@ -206,7 +207,7 @@ class Presenter:
                 if isinstance(item, discord.ui.Button):
                     item.disabled = True
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(message_id).edit(view=view)
+            await channel.get_partial_message(message_id).edit(view=unlistened(view))
 
     # --- pings --------------------------------------------------------------------------
 
@@ -261,7 +262,8 @@ class Presenter:
             rendered = hand_panel(snap, update.view, panel.lang, self.now())
             try:
                 await panel.interaction.edit_original_response(
-                    content=rendered.content, embed=rendered.embed, view=rendered.view)
+                    content=rendered.content, embed=rendered.embed,
+                    view=unlistened(rendered.view))
                 panel.shown = key
             except discord.HTTPException:
                 del self.panels[(snap.table_id, user_id)]

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.buttons import unlistened
 from cogs.i18n import Lang, choice_key, command_key, lang_for_locale, option_key, t
 from cogs.ids import ForgedId, decode
 from cogs.render import hand_panel, names_of, rules_topic
@@ -249,7 +250,7 @@ class TableCog(commands.Cog):
         rendered = hand_panel(snap, update.view, lang, self.bot.presenter.now())
         await interaction.response.send_message(
             content=rendered.content, embed=rendered.embed or discord.utils.MISSING,
-            view=rendered.view or discord.utils.MISSING, ephemeral=True)
+            view=unlistened(rendered.view) or discord.utils.MISSING, ephemeral=True)
         self.bot.presenter.register_panel(table.id, interaction.user.id, interaction, lang,
                                           self.bot.presenter.panel_key(snap, update))
 
