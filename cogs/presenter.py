@@ -190,7 +190,8 @@ class Presenter:
             except discord.NotFound:
                 log.info("table %s: its message is gone; posting it anew", table_id)
         if shown.message_id is not None and stale:
-            await self._disable(channel, shown.message_id, rendered)
+            # A render of its own: greying out `rendered` would send the new message grey.
+            await self._disable(channel, shown.message_id, self.render_table(snap, lang))
         message = await channel.send(content=rendered.content,
                                      embed=rendered.embed or discord.utils.MISSING,
                                      view=unlistened(rendered.view) or discord.utils.MISSING,
