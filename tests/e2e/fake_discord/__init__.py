@@ -8,6 +8,7 @@ from .interactions import InteractionRecord
 from .models import Attachment, Channel, Edit, Guild, Member, Message, Role, User
 from .options import CommandError
 from .ratelimit import Limit, RateLimitConfig
+from .resolver import remote_connector
 from .results import InteractionResult
 from .store import RateLimitHit, Rejection
 
@@ -28,4 +29,5 @@ __all__ = [
     "Rejection",
     "Role",
     "User",
+    "remote_connector",
 ]

@@ -88,6 +88,12 @@ class FakeDiscord:
     def port(self) -> int:
         return self._server.port
 
+    @property
+    def ca_pem(self) -> str:
+        """The throwaway CA's certificate: a bot in another process trusts it
+        through `remote_connector(fake.port, fake.ca_pem, ...)`."""
+        return self._tls.ca_pem
+
     def connector(self) -> aiohttp.TCPConnector:
         """A fresh connector for discord.Client(connector=...); the client's session closes it."""
         return make_connector(

@@ -9,6 +9,8 @@ from collections.abc import Callable
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
 
+from .tls import DISCORD_HOSTS, client_context
+
 
 class FakeDiscordResolver(AbstractResolver):
     """Maps every known Discord host to 127.0.0.1:port; any other host fails loudly."""
@@ -52,3 +54,11 @@ def make_connector(
         resolver=FakeDiscordResolver(hosts, port, on_unknown),
         use_dns_cache=False,
     )
+
+
+def remote_connector(
+    port: int, ca_pem: str, on_unknown: Callable[[str], None]
+) -> aiohttp.TCPConnector:
+    """`FakeDiscord.connector()` for a bot in another process: the fake's port and CA
+    (`fake.port`, `fake.ca_pem`) cross the process boundary, the rules stay the same."""
+    return make_connector(DISCORD_HOSTS, port, client_context(ca_pem), on_unknown)

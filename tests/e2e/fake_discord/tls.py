@@ -20,10 +20,12 @@ DISCORD_HOSTS: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class TlsPair:
-    """The server context (certificate) and the client context (trusts the CA only)."""
+    """The server context (certificate), the client context (trusts the CA only), and
+    the CA's certificate (PEM), for a client in another process (bench/e2e_load.py)."""
 
     server: ssl.SSLContext
     client: ssl.SSLContext
+    ca_pem: str
 
 
 def make_tls(hosts: tuple[str, ...] = DISCORD_HOSTS) -> TlsPair:
@@ -31,8 +33,13 @@ def make_tls(hosts: tuple[str, ...] = DISCORD_HOSTS) -> TlsPair:
     cert = ca.issue_cert(*hosts)
     server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     cert.configure_cert(server)
+    ca_pem = ca.cert_pem.bytes().decode("ascii")
+    return TlsPair(server=server, client=client_context(ca_pem), ca_pem=ca_pem)
+
+
+def client_context(ca_pem: str) -> ssl.SSLContext:
     # A fresh client context that trusts only the throwaway CA, so nothing can
     # accidentally be verified against the real internet's roots.
     client = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    ca.configure_trust(client)
-    return TlsPair(server=server, client=client)
+    client.load_verify_locations(cadata=ca_pem)
+    return client

@@ -1,0 +1,139 @@
+"""What bench/e2e_load.py (the world: the fake Discord and the scripted people) and
+bench/e2e_bot.py (the bot, in a process of its own) say to each other.
+
+The bot's process writes one JSON object a line to the bench (`kind` is "ready",
+"tables" or "final"); the bench writes one line, "close", when the run is over.
+Both processes count their own problems the same way (`watching`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from tables.snapshot import Status
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.abcdefghijklmnopqrstuvwxyz012345"
+CLOSE = "close"
+_RATE_LIMIT_LOG = ("We are being rate limited", "Global rate limit")
+# Not problems: voice libraries this bot never needs, and discord.py's keep-alive race
+# (its thread notes the send time after the send; the fake can ack at once, so the ack
+# can land first and the "latency" reads as one heartbeat interval).
+_BENIGN_LOG = ("PyNaCl is not installed", "davey is not installed", "Can't keep up")
+
+
+@dataclass(frozen=True)
+class BotConfig:
+    """How the bot's process finds the fake Discord and sets up the bot."""
+
+    port: int
+    ca_pem: str  # the fake's throwaway CA: the only certificate the bot trusts
+    database: str
+    bot_pause: float
+    profile: str | None = None  # cProfile the bot's event loop into this file
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> BotConfig:
+        return cls(**json.loads(text))
+
+
+@dataclass
+class TableState:
+    """What the scripted people may know of a table that the screen does not show
+    plainly: who sits where, and whether it is still going. Updated in place."""
+
+    id: int
+    channel_id: int
+    seats: list[int | None]  # user ids in seat order; None for a computer player
+    status: Status
+    end_reason: str | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.status in (Status.LOBBY, Status.PLAYING)
+
+    def seated(self, user_id: int) -> bool:
+        return user_id in self.seats
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "channel_id": self.channel_id, "seats": self.seats,
+                "status": self.status.value, "end_reason": self.end_reason}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableState:
+        return cls(int(data["id"]), int(data["channel_id"]), list(data["seats"]),
+                   Status(data["status"]), data.get("end_reason"))
+
+    def update(self, other: TableState) -> None:
+        self.seats, self.status, self.end_reason = other.seats, other.status, other.end_reason
+
+
+@dataclass
+class Problems:
+    """Things that should not happen, and the warnings that are not problems."""
+
+    texts: list[str] = field(default_factory=list)
+    rate_limited_retries: int = 0
+    benign_warnings: int = 0
+
+    def add(self, text: str) -> None:
+        self.texts.append(text[:300])
+
+    def merge(self, other: Problems) -> None:
+        self.texts += other.texts
+        self.rate_limited_retries += other.rate_limited_retries
+        self.benign_warnings += other.benign_warnings
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Problems:
+        return cls(list(data["texts"]), int(data["rate_limited_retries"]),
+                   int(data["benign_warnings"]))
+
+
+class _Watch(logging.Handler):
+    """Log records at WARNING or above are problems; discord.py's 429 retries are counted."""
+
+    def __init__(self, problems: Problems) -> None:
+        super().__init__(logging.WARNING)
+        self.problems = problems
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if text.startswith(_RATE_LIMIT_LOG):
+            self.problems.rate_limited_retries += 1
+            return
+        if text.startswith(_BENIGN_LOG):
+            self.problems.benign_warnings += 1
+            return
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f" ({record.exc_info[1]!r})"
+        self.problems.add(f"log {record.name}: {text}")
+
+
+@contextmanager
+def watching(problems: Problems) -> Iterator[None]:
+    """Count this process's log records at WARNING or above and the running loop's
+    unretrieved exceptions as problems, until the block ends."""
+    watch = _Watch(problems)
+    logging.getLogger().addHandler(watch)
+    loop = asyncio.get_running_loop()
+    previous = loop.get_exception_handler()
+    loop.set_exception_handler(
+        lambda _, context: problems.add(f"asyncio: {context.get('message')} "
+                                        f"{context.get('exception')!r}"))
+    try:
+        yield
+    finally:
+        logging.getLogger().removeHandler(watch)
+        loop.set_exception_handler(previous)
