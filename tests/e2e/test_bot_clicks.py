@@ -74,6 +74,9 @@ async def test_forged_custom_ids_are_answered_and_change_nothing(tmp_path: Path)
             f"toep:{table.id}:join": "click.already_started",
             "toep:999:pass:1": "click.unknown_table",
             "toep:999:hand": "click.unknown_table",
+            "poker:1:call": "click.forged",  # no button of ours at all
+            "": "click.forged",
+            "TOEP:1:hand": "click.forged",
         }
         for custom_id, key in forged.items():
             res = await world.forge_click("anna", custom_id)
