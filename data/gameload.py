@@ -74,14 +74,8 @@ async def _load_parts(conn: aiosqlite.Connection, games: list[Game]) -> list[Loa
 async def _round_bases_of(
     conn: aiosqlite.Connection, game_ids: Sequence[int]
 ) -> dict[int, JSONObject]:
-    bases: dict[int, JSONObject] = {}
-    for game_id, text in await _rows_of(conn, "game_round_bases", "body", "game_id", game_ids):
-        try:
-            bases[game_id] = load_object(text)
-        except ValueError:  # a shortcut only: the game is replayed from its log
-            log.warning("game %s: its saved round base is not JSON; replaying the whole log",
-                        game_id)
-    return bases
+    rows = await _rows_of(conn, "game_round_bases", "body", "game_id", game_ids)
+    return {game_id: load_object(text) for game_id, text in rows}
 
 
 async def _bodies_of(

@@ -97,7 +97,7 @@ class LogWriter:
             next_deal = await _next_numbers(conn, "game_deals", marks, ids)
             event_rows: list[tuple[int, int, str]] = []
             deal_rows: list[tuple[int, int, str]] = []
-            base_rows: dict[int, tuple[int, int, str]] = {}  # the last one per game
+            base_rows: dict[int, tuple[int, str]] = {}  # the last one per game
             for k, item in enumerate(batch):
                 gid = item.game_id
                 try:
@@ -120,23 +120,23 @@ class LogWriter:
             await conn.executemany(
                 "INSERT INTO game_deals (game_id, n, body) VALUES (?, ?, ?)", deal_rows)
             await conn.executemany(
-                "INSERT INTO game_round_bases (game_id, events, body) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id) DO UPDATE SET events = excluded.events,"
-                " body = excluded.body", list(base_rows.values()))
+                "INSERT INTO game_round_bases (game_id, body) VALUES (?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET body = excluded.body",
+                list(base_rows.values()))
             for k, item in enumerate(batch):  # after the events that brought them
                 if item.forfeit is not None and outcomes[k] is None:
                     outcomes[k] = await record_forfeit_in(conn, item.forfeit)
         return outcomes
 
 
-def _base_row(item: _Append, logged: int) -> tuple[int, int, str] | None:
+def _base_row(item: _Append, logged: int) -> tuple[int, str] | None:
     if item.round_base is None:
         return None
     events = item.round_base.get("events")
     if type(events) is not int or not 0 <= events <= logged:
         raise ValueError(f"game {item.game_id}: a round base must lie within the event log "
                          f"({logged} events), not at {events!r}")
-    return item.game_id, events, dump_object(item.round_base)
+    return item.game_id, dump_object(item.round_base)
 
 
 async def _next_numbers(conn: aiosqlite.Connection, table: str, marks: str,

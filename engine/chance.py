@@ -142,14 +142,15 @@ class RecordChance:
         if count >= len(lists):
             return self.fallback.reshuffle(index, count, cards)
         where = f"deals[{index}].reshuffles[{count}]"
-        order = _cards(where, lists[count])
+        order = card_list(where, lists[count])
         if sorted(c.index for c in order) != sorted(c.index for c in cards):
             raise RecordError(f"{where} must hold exactly the {len(cards)} discarded cards: "
                               f"{' '.join(sorted(c.text for c in cards))}")
         return order
 
 
-def _cards(where: str, value: object) -> list[Card]:
+def card_list(where: str, value: object) -> list[Card]:
+    """The cards of a record's list at `where` (RecordError naming it if not)."""
     if not isinstance(value, list):
         raise RecordError(f"{where} must be a list of cards")
     try:
@@ -175,12 +176,12 @@ def _checked_deal(index: int, entry: dict[str, object], dealt: Sequence[bool],
         if not gets:
             raise RecordError(f"{where} gives seat {seat} a hand, but seat {seat} "
                               "is out of the game or not in this round")
-        hand = _cards(f"{where}.hands[{seat}]", raw)
+        hand = card_list(f"{where}.hands[{seat}]", raw)
         if len(hand) != hand_size:
             raise RecordError(f"{where}: seat {seat}'s hand holds {len(hand)} cards, "
                               f"not {hand_size}")
         hands.append(hand)
-    stock = _cards(f"{where}.stock", entry.get("stock"))
+    stock = card_list(f"{where}.stock", entry.get("stock"))
     _check_whole_deck(where, [c for h in hands if h for c in h] + stock)
     return hands, stock
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Card, CardError, parse_card
+from engine.chance import card_list
 from engine.errors import RecordError
 from engine.state import DEAD_MAN, NORMAL, SUPER_TOEP, DealEntry, RoundSummary
 
@@ -98,17 +98,9 @@ def deal_entry(data: object, seats: int) -> DealEntry:
     reshuffles = data.get("reshuffles", [])
     if not isinstance(reshuffles, list):
         raise RecordError("a deal's reshuffles must be a list of card lists")
-    return DealEntry([None if h is None else _cards(h) for h in hands],
-                     _cards(data.get("stock")), leader, [_cards(r) for r in reshuffles])
-
-
-def _cards(value: object) -> list[Card]:
-    if not isinstance(value, list):
-        raise RecordError("a deal's hands, stock and reshuffles are lists of cards")
-    try:
-        return [parse_card(text) for text in value]
-    except CardError as err:
-        raise RecordError(str(err)) from None
+    return DealEntry([None if h is None else card_list("a deal's hand", h) for h in hands],
+                     card_list("a deal's stock", data.get("stock")), leader,
+                     [card_list("a reshuffle", r) for r in reshuffles])
 
 
 def _summary(data: object, seats: int) -> RoundSummary:

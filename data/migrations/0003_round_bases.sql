@@ -4,7 +4,6 @@
 -- beginning the round; replaced each round; gone when the game is.
 CREATE TABLE game_round_bases (
     game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-    events  INTEGER NOT NULL CHECK (events >= 0),
     body    TEXT NOT NULL CHECK (json_valid(body) AND json_type(body) = 'object')
 );
 

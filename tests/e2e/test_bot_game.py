@@ -48,6 +48,9 @@ async def test_a_whole_game_of_two_people_and_two_computers(world: World) -> Non
     saved = await games.load_game(world.bot.db, table.id)  # type: ignore[union-attr]
     assert saved.game.status == "finished"
     assert world.fake.rejections == [] or all(r.code != 40060 for r in world.fake.rejections)
+    # Clicks reach the bot through its DynamicItems: discord.py keeps none of
+    # the views it sent (each edit's buttons would otherwise pile up).
+    assert world.bot is not None and world.bot.persistent_views == []
     # The final standings as a picture on the table message, with its text as alt text.
     message = await world.fake.wait_for(
         lambda: next((m for m in world.fake.channel_messages(world.channel)
