@@ -25,7 +25,7 @@ from cogs.render import (
     Rendered,
     hand_panel,
     lobby_message,
-    names_of,
+    raw_names,
     table_message,
     turn_ping,
 )
@@ -164,7 +164,7 @@ class Presenter:
         if key == shown.picture_key:
             return None
         shown.picture_key = key
-        names = names_of(snap)
+        names = raw_names(snap)  # a picture shows no markdown: the names as they are
         if over:
             picture = await asyncio.to_thread(standings_picture, view, names, lang)
         else:

@@ -17,6 +17,8 @@ from .render_text import (
     happening_line,
     hint_text,
     names_of,
+    plain,
+    raw_names,
     refusal,
     timestamp,
 )
@@ -34,6 +36,8 @@ __all__ = [
     "lobby_view",
     "names_of",
     "panel_view",
+    "plain",
+    "raw_names",
     "refusal",
     "rule_lines",
     "rules_topic",
