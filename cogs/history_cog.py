@@ -22,7 +22,6 @@ from data.errors import NotFoundError
 from data.gameload import load_game
 from engine.record import ReplayError
 from engine.seat_view_record import seat_view_record
-from tables.chance_log import fold
 
 if TYPE_CHECKING:
     from bot import ToepBot
@@ -76,7 +75,6 @@ class HistoryCog(commands.Cog):
         if status != "finished":
             raise _NoExport(f"history.status.{status}")
         record = loaded.record()
-        record["deals"] = fold(loaded.deals)  # the stored rows are chance-log rows
         loop = asyncio.get_running_loop()
         try:
             view = await loop.run_in_executor(None, seat_view_record, record, seat)
