@@ -7,7 +7,7 @@ snapshot's PublicView only; the hand panel adds one seat's SeatView.
 
 from __future__ import annotations
 
-from .render_hand import ask_line, hand_panel, panel_view
+from .render_hand import ask_line, hand_panel, panel_notice, panel_view
 from .render_lobby import lobby_message, lobby_view, rule_lines
 from .render_table import table_message, table_view, turn_line
 from .render_text import (
@@ -35,6 +35,7 @@ __all__ = [
     "lobby_message",
     "lobby_view",
     "names_of",
+    "panel_notice",
     "panel_view",
     "plain",
     "raw_names",
