@@ -15,6 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 Watcher = Callable[[], None]
+# (guild id, channel id) -> why people cannot play there ("channel_gone",
+# "no_permission"), or None: as far as the bot knows, they can.
+ChannelCheck = Callable[[int, int], str | None]
+
+
+def _no_problem(guild_id: int, channel_id: int) -> None:
+    return None
 
 
 class Reach:
@@ -25,6 +32,7 @@ class Reach:
         self._connected: set[int] = set()
         self._guilds: set[int] = set()
         self._watchers: list[Watcher] = []
+        self.channel_problem: ChannelCheck = _no_problem
 
     def reachable(self, guild_id: int) -> bool:
         if self._always:

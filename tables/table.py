@@ -227,11 +227,25 @@ class Table:
             self._require(Status.LOBBY)
             if user_id is not None:
                 self._require_host(user_id)
-            await games.cancel_game(self.deps.db, self.id, self.deps.clock.now())
-            self.status = Status.CANCELLED
-            self.end_reason = reason
-            self._stop_timers()
-            await self._notify(())
+            await self._cancel_lobby(reason)
+
+    async def _cancel_lobby(self, reason: str) -> None:
+        await games.cancel_game(self.deps.db, self.id, self.deps.clock.now())
+        self.status = Status.CANCELLED
+        self.end_reason = reason
+        self._stop_timers()
+        await self._notify(())
+
+    async def lose_channel(self, reason: str) -> None:
+        """The table's channel is gone ("channel_gone"), or the bot may no
+        longer post there ("no_permission"): the game ends unrated and nobody
+        forfeits (R19 counts nothing); a lobby is cancelled."""
+        async with self.lock:
+            if self.status is Status.LOBBY:
+                await self._cancel_lobby(reason)
+            elif self.status is Status.PLAYING:
+                log.info("table %s: %s; the game ends unrated", self.id, reason)
+                await self._abandon(reason)
 
     async def start(self, user_id: int) -> None:
         async with self.lock:
@@ -497,6 +511,10 @@ class Table:
             if (self.status is not Status.PLAYING or stamp != self.stamp
                     or not self.clocks.current(generation) or not self.reachable):
                 return  # the moment passed, or an outage stopped this clock
+            lost = self.deps.reach.channel_problem(self.row.guild_id, self.row.channel_id)
+            if lost is not None:  # nobody could have seen this clock: nobody forfeits
+                await self._abandon(lost)
+                return
             try:
                 await self._time_out()
             except Exception:
