@@ -55,9 +55,9 @@ def test_no_file_refers_to_anything_outside_the_repository() -> None:
     assert named == []
 
 
-def _catalog() -> dict[str, str]:
+def _catalog(lang: str) -> dict[str, str]:
     catalog: dict[str, str] = {}
-    for path in sorted((ROOT / "locales").glob("en*.json")):
+    for path in sorted((ROOT / "locales").glob(f"{lang}*.json")):
         catalog.update(json.loads(path.read_text(encoding="utf-8")))
     return catalog
 
@@ -66,12 +66,13 @@ def _readme() -> str:
     return (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def test_the_readme_documents_every_command_and_option() -> None:
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_the_readme_documents_every_command_and_option(lang: str) -> None:
     """Command and option names come from the catalogs, where the bot's
     translator finds them: a new command without a line in the README fails
-    here (add it to the README's list of commands)."""
+    here (add it to the README's table of commands, with its Dutch name)."""
     readme = _readme()
-    catalog = _catalog()
+    catalog = _catalog(lang)
     commands = re.compile(r"^cmd\.toep\.([a-z_]+)\.name$")
     options = re.compile(r"^cmd\.toep\.([a-z_]+)\.opt\.([a-z_]+)\.name$")
     missing = []
