@@ -32,12 +32,18 @@ def test_every_link_leads_to_a_file_in_the_repository(page: Path) -> None:
     for target in _links(page):
         if target.startswith(("http://", "https://", "mailto:")):
             continue
-        path = target.split("#", 1)[0]
-        if not path:
-            continue  # an anchor on the same page
-        resolved = (page.parent / path).resolve()
+        path, _, anchor = target.partition("#")
+        resolved = (page.parent / path).resolve() if path else page
         assert resolved.is_relative_to(ROOT), f"{page.name} links outside: {target}"
         assert resolved.exists(), f"{page.name} links to a missing file: {target}"
+        if anchor and resolved.suffix == ".md":
+            assert anchor in _anchors(resolved), f"{page.name} links to a missing heading: {target}"
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors of a page's headings, as the usual markdown viewers make them."""
+    headings = re.findall(r"^#+ (.+)$", page.read_text(encoding="utf-8"), re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
 
 
 def _repository_files() -> list[Path]:
