@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -246,3 +247,16 @@ async def test_admin_ends_a_table_unrated_nobody_forfeits(manager: TableManager)
     assert saved.game.status == "ended" and not any(s.forfeited for s in saved.seats)
     with pytest.raises(Refusal, match="table_ended"):
         await table.act(1, "pass")
+
+
+async def test_two_racing_creates_in_one_channel_make_one_table(manager: TableManager) -> None:
+    def create(host: int) -> Any:
+        return manager.create(guild_id=10, channel_id=21, host_id=host, host_name=f"H{host}",
+                              public=True, rules=TableRules())
+
+    outcomes = await asyncio.gather(create(1), create(2), return_exceptions=True)
+    refused = [o for o in outcomes if isinstance(o, Refusal)]
+    assert len(refused) == 1 and refused[0].key == "channel_busy"
+    table = manager.in_channel(21)
+    assert table is not None and table in outcomes
+    assert [t.id for t in manager if t.row.channel_id == 21] == [table.id]
