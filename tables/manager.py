@@ -14,7 +14,7 @@ from data.games import LoadedGame, Seat
 from engine.rules import TableRules
 from tables.errors import Refusal
 from tables.snapshot import SeatInfo, Status
-from tables.table import Table, TableDeps, seat_infos
+from tables.table import Table, TableDeps, refuse_banned, seat_infos
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,8 @@ class TableManager:
         """A new lobby with the host seated. One open table per channel."""
         if self.in_channel(channel_id) is not None:
             raise Refusal("channel_busy")
+        if public:
+            await refuse_banned(self.deps, guild_id, [(host_id, host_name)], host_id)
         seed = self._rng.getrandbits(62)
         try:  # the database has the last word: two racing creates pass the check above
             row = await games.create_game(

@@ -38,7 +38,14 @@ from tables.clock import ClockSource, Timer
 from tables.errors import Refusal, TableFailure
 from tables.rebuild import parsed_events, rebuild, replayed
 from tables.results import results
-from tables.snapshot import Clock, SeatInfo, SeatUpdate, Status, TableSnapshot, stamp_of
+from tables.snapshot import (
+    Clock,
+    SeatInfo,
+    SeatUpdate,
+    Status,
+    TableSnapshot,
+    decision_stamp,
+)
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +105,7 @@ class Table:
         self.recent: deque[Happening] = deque(maxlen=deps.config.recent)
         self.deadline: datetime | None = None
         self.end_reason: str | None = None
-        self._armed_stamp: str | None = None
+        self._armed_moment: int | None = None
         self._decision_timer: Timer | None = None
         self._idle_timer: Timer | None = None
         self._lobby_timer: Timer | None = None
@@ -113,7 +120,14 @@ class Table:
 
     @property
     def stamp(self) -> str:
-        return stamp_of(len(self.game.events)) if self.game else "0"
+        """What a game button must carry to count: the decision it answers."""
+        return decision_stamp(self.game) if self.game else "0"
+
+    @property
+    def moment(self) -> int:
+        """Moves on with every event: each answer, even to a decision that
+        several seats share, gives the seats still deciding a fresh clock."""
+        return len(self.game.events) if self.game else 0
 
     @property
     def clock_seconds(self) -> int:
@@ -157,11 +171,8 @@ class Table:
             if not self.row.public and user_id != self.row.host_id and (
                     user_id not in self.invited):
                 raise Refusal("invited_only")
-            if self.row.public:
-                ban = await bans.active_ban(self.deps.db, self.row.guild_id, user_id,
-                                            self.deps.clock.now())
-                if ban is not None:
-                    raise Refusal("banned", "R19", until=ban.until)
+            await self._refuse_banned([SeatInfo(len(self.seats), user_id, None, name)],
+                                      user_id)
             self.seats.append(SeatInfo(len(self.seats), user_id, None, name))
             await self._save_lobby()
 
@@ -227,6 +238,7 @@ class Table:
                 raise Refusal("need_two_players")
             if all(s.is_bot for s in self.seats) and not self.deps.config.computers_only:
                 raise Refusal("need_a_person")
+            await self._refuse_banned(self.seats, user_id)  # a ban may have come since
             now = self.deps.clock.now()
             game = Game(self.rules, [s.name for s in self.seats], SeededChance(self.row.seed))
             chance = ChanceLog()
@@ -455,14 +467,14 @@ class Table:
         return not (self._humans_in_game() == 1 and bots_in)
 
     def _arm_decision_clock(self) -> None:
-        """A fresh clock for each new decision (the stamp moved on)."""
+        """A fresh clock for each new decision (the moment moved on)."""
         game = self._game()
-        if self._armed_stamp == self.stamp:
+        if self._armed_moment == self.moment:
             return
         if self._decision_timer:
             self._decision_timer.cancel()
             self._decision_timer = None
-        self._armed_stamp = self.stamp
+        self._armed_moment = self.moment
         waiting = game.waiting()
         if game.phase is Phase.WINDOW and not waiting.seats:
             self.deadline = None  # nobody can call: closed at once by the bot driver
@@ -472,20 +484,20 @@ class Table:
             return
         seconds = self.rules.window if waiting.window else self.clock_seconds
         self.deadline = self.deps.clock.now() + timedelta(seconds=seconds)
-        stamp = self.stamp
+        moment = self.moment
         self._decision_timer = self.deps.clock.call_at(
-            self.deadline, lambda: self._decision_timed_out(stamp))
+            self.deadline, lambda: self._decision_timed_out(moment))
 
     def rearm(self) -> None:
         """After a restart: the decision on hand gets a fresh, full clock."""
-        self._armed_stamp = None
+        self._armed_moment = None
         if self.game and not self.game.over:
             self._arm_decision_clock()
         self._human_acted()
 
-    async def _decision_timed_out(self, stamp: str) -> None:
+    async def _decision_timed_out(self, moment: int) -> None:
         async with self.lock:
-            if self.status is not Status.PLAYING or stamp != self.stamp:
+            if self.status is not Status.PLAYING or moment != self.moment:
                 return
             game = self._game()
             waiting = game.waiting()
@@ -553,29 +565,29 @@ class Table:
                 work = self._bot_work()
                 if work is None:
                     return
-                stamp, seats, window = work
+                moment, seats, window = work
                 if not window:
                     await self.deps.clock.sleep(self.deps.config.bot_pause)
                 decisions = await self._decide(seats)
                 async with self.lock:
-                    if stamp == self.stamp and self.status is Status.PLAYING:
+                    if moment == self.moment and self.status is Status.PLAYING:
                         await self._apply_bot_decisions(decisions, window)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: a computer player failed", self.id)
 
-    def _bot_work(self) -> tuple[str, list[int], bool] | None:
+    def _bot_work(self) -> tuple[int, list[int], bool] | None:
         game = self.game
         if self.status is not Status.PLAYING or game is None or game.over:
             return None
         waiting = game.waiting()
         if waiting.window and game.phase is Phase.WINDOW and not waiting.seats:
-            return self.stamp, [], True  # nobody can call: close at once
+            return self.moment, [], True  # nobody can call: close at once
         bots = [s for s in waiting.seats if self.seats[s].is_bot and s not in self.passed]
         if not bots:
             return None
-        return self.stamp, (bots if waiting.window else bots[:1]), waiting.window
+        return self.moment, (bots if waiting.window else bots[:1]), waiting.window
 
     async def _decide(self, seats: list[int]) -> list[tuple[int, Event | None]]:
         game = self._game()
@@ -614,6 +626,15 @@ class Table:
             raise Refusal("not_started")
         return self.game
 
+    async def _refuse_banned(self, seats: Sequence[SeatInfo], user_id: int) -> None:
+        """R19: nobody banned from public tables plays at one, whether they
+        join, host or were seated before their ban began."""
+        if not self.row.public:
+            return
+        await refuse_banned(self.deps, self.row.guild_id,
+                            [(s.user_id, s.name) for s in seats if s.user_id is not None],
+                            user_id)
+
     def _require(self, status: Status) -> None:
         if self.status is not status:
             raise Refusal("table_" + self.status.value)
@@ -636,6 +657,20 @@ def _silence(game: Game, seats: Sequence[int]) -> Event:
     if game.phase is Phase.SUPER_QUESTION:
         return ev.act(ev.SUPER_NO, seats[0])
     return ev.act(ev.CLOSE_WINDOW)
+
+
+async def refuse_banned(deps: TableDeps, guild_id: int, people: Sequence[tuple[int, str]],
+                        actor: int) -> None:
+    """Refusal (R19) if one of `people` is banned from the guild's public
+    tables now: "banned" when it is the actor, "seat_banned" naming another."""
+    now = deps.clock.now()
+    for user_id, name in people:
+        ban = await bans.active_ban(deps.db, guild_id, user_id, now)
+        if ban is None:
+            continue
+        if user_id == actor:
+            raise Refusal("banned", "R19", until=ban.until)
+        raise Refusal("seat_banned", "R19", name=name, until=ban.until)
 
 
 def _seat_row(seat: SeatInfo) -> Seat:
