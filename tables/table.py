@@ -257,7 +257,10 @@ class Table:
         """After a restart: the game replayed from its log, a fresh full clock
         for the decision on hand (nobody forfeits because the bot was down)."""
         async with self.lock:
-            self.game, self.chance, self.chance_rows = rebuild(loaded)
+            rebuilt = rebuild(loaded, self.deps.config.recent)
+            self.game, self.chance, self.chance_rows = (
+                rebuilt.game, rebuilt.chance, rebuilt.chance_rows)
+            self.recent.extend(rebuilt.recent)
             self._begin_play()
             self.rearm()
             await self._notify(())
