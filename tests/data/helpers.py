@@ -13,7 +13,7 @@ from data.stats import StatsDelta, finish_game
 NOW = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 GUILD = 1000
 CHANNEL = 2000
-_channels = itertools.count(CHANNEL + 1)  # one open table per channel (migration 0004)
+_channels = itertools.count(CHANNEL + 1)  # one open table per channel (migration 0005)
 DEAL = {"hands": [["7C", "8D", "9D", "AC"], ["8C", "7H", "8H", "9S"]], "stock": ["10C"]}
 
 

@@ -43,15 +43,16 @@ def test_badly_named_file_is_refused(tmp_path: Path) -> None:
         discover(tmp_path)
 
 
-async def test_0004_keeps_one_open_table_per_channel_of_an_old_database(tmp_path: Path) -> None:
-    """A database from before migration 0004 may hold two open tables in one
+async def test_0005_keeps_one_open_table_per_channel_of_an_old_database(tmp_path: Path) -> None:
+    """A database from before migration 0005 may hold two open tables in one
     channel: the newest game in play stays, the rest close, nothing is deleted."""
-    up_to_3 = tmp_path / "old"
-    up_to_3.mkdir()
-    for file in sorted(MIGRATIONS_DIR.glob("000[123]_*.sql")):
-        (up_to_3 / file.name).write_text(file.read_text())
+    before = tmp_path / "old"
+    before.mkdir()
+    for migration in discover(MIGRATIONS_DIR)[:4]:
+        file = next(MIGRATIONS_DIR.glob(f"{migration.version:04d}_*.sql"))
+        (before / file.name).write_text(file.read_text())
     path = tmp_path / "toep.sqlite3"
-    db = await connect(path, migrations_dir=up_to_3)
+    db = await connect(path, migrations_dir=before)
     statuses = ["lobby", "playing", "playing", "lobby", "lobby", "lobby"]
     channels = [1, 1, 1, 1, 2, 2]
     async with db.transaction() as conn:
