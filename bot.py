@@ -21,6 +21,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 from cogs.buttons import ToepButton
+from cogs.error_path import ToepTree
 from cogs.i18n import ToepTranslator
 from cogs.presenter import Presenter
 from config import Settings, SettingsError, load_settings
@@ -46,7 +47,7 @@ class ToepBot(commands.Bot):
         # included, each one parsed and thrown away.
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=discord.Intents(guilds=True), help_command=None,
-                         **client_kwargs)
+                         tree_cls=ToepTree, **client_kwargs)
         self.settings = settings
         self.clock: ClockSource = clock or SystemClock()
         self.table_config = table_config or TableConfig()
@@ -69,6 +70,13 @@ class ToepBot(commands.Bot):
     def manager(self) -> TableManager:
         assert self._manager is not None
         return self._manager
+
+    def table_id_in(self, channel_id: int | None) -> int | None:
+        """The id of the open table in a channel (None before start-up is done)."""
+        if self._manager is None or channel_id is None:
+            return None
+        table = self._manager.in_channel(channel_id)
+        return None if table is None else table.id
 
     async def setup_hook(self) -> None:
         self._db = await connect(self.settings.database_path)

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from cogs.ids import TEMPLATE
+from cogs.error_path import answered, not_loaded
+from cogs.ids import TEMPLATE, table_id_of
 
 if TYPE_CHECKING:
     from cogs.table_cog import TableCog
@@ -31,10 +32,9 @@ class ToepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: TableCog | None = interaction.client.get_cog("TableCog")  # type: ignore[attr-defined]
-        if cog is None:
-            log.error("a button was clicked but the table cog is not loaded")
-            return
-        await cog.on_button(interaction, self.raw)
+        work = (cog.on_button(interaction, self.raw) if cog is not None
+                else not_loaded("the table cog"))
+        await answered(interaction, work, table_id_of(self.raw))
 
 
 V = TypeVar("V", bound=discord.ui.View | None)

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.error_path import answered, not_loaded
+
 if TYPE_CHECKING:
     from cogs.community_cog import CommunityCog
 
@@ -36,8 +38,6 @@ class CommunityItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPL
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: CommunityCog | None = interaction.client.get_cog(  # type: ignore[attr-defined]
             "CommunityCog")
-        if cog is None:
-            log.error("a %s component was clicked but the community cog is not loaded",
-                      self.kind)
-            return
-        await cog.on_component(interaction, self.kind, self.rest)
+        work = (cog.on_component(interaction, self.kind, self.rest) if cog is not None
+                else not_loaded("the community cog"))
+        await answered(interaction, work, None, "community.error")

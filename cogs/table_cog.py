@@ -19,7 +19,7 @@ from cogs.render_topics import TOPICS
 from cogs.replies import refusal_text
 from data import games
 from engine.rules import RulesError, TableRules
-from tables.errors import Refusal, TableFailure
+from tables.errors import Refusal
 from tables.snapshot import Status
 from tables.table import Table
 
@@ -218,8 +218,7 @@ class TableCog(commands.Cog):
         except Refusal as err:
             names = names_of(table.snapshot())
             await interaction.followup.send(refusal_text(err, lang, names), ephemeral=True)
-        except TableFailure:
-            await interaction.followup.send(t(lang, "click.error"), ephemeral=True)
+        # Anything else goes the one error path (cogs/error_path.py).
 
     async def _dispatch(self, table: Table, verb: str, arg: str | None, card: Any,
                         stamp: str | None, user: discord.abc.User) -> None:

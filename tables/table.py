@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 GAME_VERBS = frozenset({ev.PLAY, ev.TOEP, ev.CALL, ev.FOLD, ev.VUILE_WAS, ev.CHECK, ev.BELIEVE,
                         ev.PLAY_IN, ev.SIT_OUT, ev.SUPER_YES, ev.SUPER_NO, "pass"})
 TURN_PHASES = frozenset({Phase.PLAY, Phase.TOEP_ANSWER, Phase.DEAD_MAN_CHOICE})
+FINISH_RETRY_MAX = 60.0  # seconds: the longest wait between two tries to save a result
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,8 @@ class Table:
         self._decision_timer: Timer | None = None
         self._idle_timer: Timer | None = None
         self._lobby_timer: Timer | None = None
+        self._finish_timer: Timer | None = None
+        self._finish_failures = 0
         self._bots: dict[int, Bot] = {}
         self._bot_task: asyncio.Task[None] | None = None
 
@@ -162,8 +165,7 @@ class Table:
                                             self.deps.clock.now())
                 if ban is not None:
                     raise Refusal("banned", "R19", until=ban.until)
-            self.seats.append(SeatInfo(len(self.seats), user_id, None, name))
-            await self._save_lobby()
+            await self._save_lobby([*self.seats, SeatInfo(len(self.seats), user_id, None, name)])
 
     async def leave(self, user_id: int) -> None:
         """Leave a lobby seat; in a game, walking out forfeits (R16)."""
@@ -173,8 +175,7 @@ class Table:
                 await self._forfeit(seat, "walkout")
                 return
             self._require(Status.LOBBY)
-            self._remove_seat(seat)
-            await self._save_lobby()
+            await self._save_lobby(self._without_seat(seat))
 
     async def add_bot(self, user_id: int, level: str) -> None:
         async with self.lock:
@@ -184,8 +185,8 @@ class Table:
                 raise Refusal("table_full", max=self.rules.max_players)
             make_bot(level)  # refuses an unknown level
             number = 1 + sum(1 for s in self.seats if s.is_bot)
-            self.seats.append(SeatInfo(len(self.seats), None, level, f"Bot {number}"))
-            await self._save_lobby()
+            await self._save_lobby(
+                [*self.seats, SeatInfo(len(self.seats), None, level, f"Bot {number}")])
 
     async def remove_bot(self, user_id: int, seat: int) -> None:
         async with self.lock:
@@ -193,8 +194,7 @@ class Table:
             self._require_host(user_id)
             if not 0 <= seat < len(self.seats) or not self.seats[seat].is_bot:
                 raise Refusal("not_a_bot_seat", seat=seat)
-            self._remove_seat(seat)
-            await self._save_lobby()
+            await self._save_lobby(self._without_seat(seat))
 
     async def invite(self, user_id: int, target_id: int) -> None:
         async with self.lock:
@@ -247,6 +247,9 @@ class Table:
         async with self.lock:
             self.game, self.chance, self.chance_rows = rebuild(loaded)
             self._begin_play()
+            if self.game.over:  # its result was not saved before the restart
+                await self._finish()
+                return
             self.rearm()
             await self._notify(())
             self._wake_bots()
@@ -263,12 +266,15 @@ class Table:
         self._bots = {s.index: make_bot(s.level or "normal", hash((self.row.seed, s.index)))
                       for s in self.seats if s.is_bot}
 
-    def _remove_seat(self, seat: int) -> None:
-        del self.seats[seat]
-        self.seats = [replace(s, index=i) for i, s in enumerate(self.seats)]
+    def _without_seat(self, seat: int) -> list[SeatInfo]:
+        rest = self.seats[:seat] + self.seats[seat + 1:]
+        return [replace(s, index=i) for i, s in enumerate(rest)]
 
-    async def _save_lobby(self) -> None:
-        await games.update_lobby_seats(self.deps.db, self.id, [_seat_row(s) for s in self.seats])
+    async def _save_lobby(self, seats: list[SeatInfo]) -> None:
+        """The lobby's new seats: saved first, then taken on (a failed save
+        changes nothing, in memory or in the database)."""
+        await games.update_lobby_seats(self.deps.db, self.id, [_seat_row(s) for s in seats])
+        self.seats = seats
         await self._notify(())
 
     def arm_lobby_timeout(self) -> None:
@@ -371,21 +377,23 @@ class Table:
                       forfeit: bans.Forfeit | None = None) -> None:
         """Apply, save (events, the chance they brought and a forfeit that
         counts toward a ban, in one transaction), and only then tell anyone.
-        A failed save puts the table back."""
+        Anything that fails on the way (the engine, the save) puts the table
+        back to its last saved event, so the next click is judged and saved
+        against what the database holds."""
         game = self._game()
         first, base = len(game.events), game.round_base
         happenings: list[Happening] = []
-        for event in events:
-            happenings.extend(game.apply(event))
-        rows = self.chance.new_rows(game)
-        # A round these events began: its base lets a restart replay only it.
-        new_base = game.round_base.to_json() if game.round_base is not base else None
         try:
+            for event in events:
+                happenings.extend(game.apply(event))
+            rows = self.chance.new_rows(game)
+            # A round these events began: its base lets a restart replay only it.
+            new_base = game.round_base.to_json() if game.round_base is not base else None
             await self.deps.writer.append(
                 self.id, first, [e.to_json() for e in game.events[first:]],
                 self.chance_rows, rows, new_base, forfeit)
         except Exception as err:
-            log.exception("table %s: saving events from %d failed", self.id, first)
+            log.exception("table %s: applying and saving events from %d failed", self.id, first)
             self._roll_back(first)
             raise TableFailure(str(err)) from err
         self.chance_rows += len(rows)
@@ -413,6 +421,9 @@ class Table:
         self._wake_bots()
 
     async def _finish(self) -> None:
+        """Save the results. Until that succeeds the table stays "playing",
+        in memory as in the database (its last event is saved): a failed save
+        is tried again with backoff, and a restart finishes it too."""
         game = self._game()
         self._stop_timers()
         outcome = results(to_record(game, self.row.seed))
@@ -421,10 +432,25 @@ class Table:
         deltas = {info.user_id: outcome.stats[info.index] for info in self.seats
                   if info.user_id is not None}
         rated = self.row.public and self.humans_at_start >= 2
-        await stats.finish_game(self.deps.db, self.id, seat_results, deltas, rated,
-                                self.deps.clock.now())
+        try:
+            await stats.finish_game(self.deps.db, self.id, seat_results, deltas, rated,
+                                    self.deps.clock.now())
+        except Exception as err:
+            delay = min(FINISH_RETRY_MAX, 2.0 ** self._finish_failures)
+            self._finish_failures += 1
+            log.warning("table %s: saving the result failed (%s); trying again in %.0f s",
+                        self.id, err, delay)
+            self._finish_timer = self.deps.clock.call_at(
+                self.deps.clock.now() + timedelta(seconds=delay), self._retry_finish)
+            await self._notify(tuple(self.recent)[-1:])  # the last move shows meanwhile
+            return
         self.status = Status.FINISHED
         await self._notify(tuple(self.recent)[-1:])
+
+    async def _retry_finish(self) -> None:
+        async with self.lock:
+            if self.status is Status.PLAYING and self.game is not None and self.game.over:
+                await self._finish()
 
     async def _notify(self, happenings: Sequence[Happening], new_decision: bool = False) -> None:
         updates = []
@@ -511,10 +537,13 @@ class Table:
                      self.deps.config.idle_timeout)
             await self.end("idle")
 
+    def _timers(self) -> list[Timer]:
+        timers = (self._decision_timer, self._idle_timer, self._lobby_timer, self._finish_timer)
+        return [timer for timer in timers if timer is not None]
+
     def _stop_timers(self) -> None:
-        for timer in (self._decision_timer, self._idle_timer, self._lobby_timer):
-            if timer:
-                timer.cancel()
+        for timer in self._timers():
+            timer.cancel()
         self.deadline = None
         self._wake_bots()
 
@@ -532,9 +561,8 @@ class Table:
 
     async def close(self) -> None:
         """Stop every timer and the computer players (shutting down)."""
-        for timer in (self._decision_timer, self._idle_timer, self._lobby_timer):
-            if timer:
-                timer.cancel()
+        for timer in self._timers():
+            timer.cancel()
         task = self._bot_task
         if task is not None and not task.done():
             task.cancel()
