@@ -35,6 +35,7 @@ from tables.table import TableConfig, TableDeps
 log = logging.getLogger("toep")
 
 EXTENSIONS = ("cogs.table_cog", "cogs.community_cog")
+MAX_RATELIMIT_WAIT = 30.0  # seconds; discord.py allows no less
 
 
 class ToepBot(commands.Bot):
@@ -45,6 +46,9 @@ class ToepBot(commands.Bot):
         # default intents: with `guild_messages` Discord would send the bot every
         # message in every channel it can see, its own table edits and pings
         # included, each one parsed and thrown away.
+        # A rate limit longer than this raises (the presenter tries again later)
+        # instead of discord.py sleeping it through in the middle of an update.
+        client_kwargs.setdefault("max_ratelimit_timeout", MAX_RATELIMIT_WAIT)
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=discord.Intents(guilds=True), help_command=None,
                          tree_cls=ToepTree, **client_kwargs)
@@ -116,7 +120,7 @@ class ToepBot(commands.Bot):
         if self._manager is not None:
             await self._manager.close()
         if self._presenter is not None:
-            await self._presenter.settled()
+            await self._presenter.close()
         await super().close()
         if self._db is not None:
             await self._db.close()
