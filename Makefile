@@ -34,7 +34,7 @@ bench: $(VENV)/.dev
 	$(PY) bench/engine.py
 
 play: $(VENV)/.runtime
-	$(PY) -m engine.play
+	$(PY) -m cli.play
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

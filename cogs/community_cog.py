@@ -46,7 +46,6 @@ from engine.errors import IllegalEvent
 from engine.record import ReplayError
 from engine.rules import RulesError, TableRules
 from engine.seat_view_record import seat_view_record
-from tables.chance_log import fold
 from tables.errors import Refusal
 
 if TYPE_CHECKING:
@@ -181,7 +180,6 @@ class CommunityCog(commands.Cog):
         if status != "finished":
             raise _NoExport(f"history.status.{status}")
         record = loaded.record()
-        record["deals"] = fold(loaded.deals)  # the stored rows are chance-log rows
         loop = asyncio.get_running_loop()
         try:
             view = await loop.run_in_executor(None, seat_view_record, record, seat)

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from data.chance_log import ChanceLog, fold
 from data.games import LoadedGame
 from engine.chance import RecordChance, SeededChance
 from engine.errors import RecordError
@@ -20,7 +21,6 @@ from engine.game import Game
 from engine.record import parse_event
 from engine.round_base import RoundBase, deal_entry
 from engine.rules import TableRules
-from tables.chance_log import ChanceLog, fold
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ def rebuild(loaded: LoadedGame) -> tuple[Game, ChanceLog, int]:
     row = loaded.game
     rules = TableRules.from_json(row.rules)
     players = [s.name for s in loaded.seats]
-    deals = fold(loaded.deals)
+    deals = fold(loaded.chance_rows)
     events = parsed_events(loaded.events, len(players))
     game = None
     if loaded.round_base is not None:
@@ -42,7 +42,7 @@ def rebuild(loaded: LoadedGame) -> tuple[Game, ChanceLog, int]:
                         "replaying the whole log", row.id, err)
     if game is None:
         game = replayed(rules, players, deals, row.first_leader, row.seed, events)
-    return game, ChanceLog.of(game), len(loaded.deals)
+    return game, ChanceLog.of(game), len(loaded.chance_rows)
 
 
 def replayed(rules: TableRules, players: Sequence[str], deals: Sequence[object],

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from data import bans, games, stats
+from data.chance_log import ChanceLog
 from data.db import Database
 from data.games import Game as GameRow
 from data.games import LoadedGame, Seat, SeatResult
@@ -33,7 +34,6 @@ from engine.game import Game, Phase
 from engine.record import to_record
 from engine.rules import TableRules
 from engine.views import public_view, seat_view
-from tables.chance_log import ChanceLog
 from tables.clock import ClockSource, Timer
 from tables.errors import Refusal, TableFailure
 from tables.rebuild import parsed_events, rebuild, replayed

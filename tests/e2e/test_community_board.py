@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from data import bans, gamelog, games, guilds, stats
+from data.chance_log import ChanceLog
 from data.db import Database
 from data.games import Seat, SeatResult
 from engine.bots import make_bot
@@ -21,7 +22,6 @@ from engine.chance import RandomChance
 from engine.game import Game
 from engine.record import to_record
 from engine.rules import TableRules
-from tables.chance_log import ChanceLog
 from tables.clock import SystemClock
 from tables.results import results
 from tests.e2e.fake_discord.models import Message
