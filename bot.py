@@ -21,6 +21,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 from cogs.buttons import ToepButton
+from cogs.community_items import CommunityItem
 from cogs.error_path import ToepTree
 from cogs.i18n import ToepTranslator
 from cogs.presenter import Presenter
@@ -34,7 +35,9 @@ from tables.table import TableConfig, TableDeps
 
 log = logging.getLogger("toep")
 
-EXTENSIONS = ("cogs.table_cog", "cogs.community_cog")
+# The table cog first: it owns the /toep group the others add their commands to.
+EXTENSIONS = ("cogs.table_cog", "cogs.leaderboard_cog", "cogs.stats_cog", "cogs.history_cog",
+              "cogs.learn_cog", "cogs.settings_cog", "cogs.bans_cog", "cogs.help_cog")
 MAX_RATELIMIT_WAIT = 30.0  # seconds; discord.py allows no less
 
 
@@ -46,6 +49,9 @@ class ToepBot(commands.Bot):
         # default intents: with `guild_messages` Discord would send the bot every
         # message in every channel it can see, its own table edits and pings
         # included, each one parsed and thrown away.
+        # Names in messages are players' own text: no message notifies anyone
+        # unless it says whom (the turn ping, an invitation).
+        client_kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         # A rate limit longer than this raises (the presenter tries again later)
         # instead of discord.py sleeping it through in the middle of an update.
         client_kwargs.setdefault("max_ratelimit_timeout", MAX_RATELIMIT_WAIT)
@@ -90,7 +96,7 @@ class ToepBot(commands.Bot):
         await self.tree.set_translator(ToepTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(ToepButton)
+        self.add_dynamic_items(ToepButton, CommunityItem)
         _freeze_what_lives_forever()
         await self.sync_commands()
         restored = await self._manager.restore()

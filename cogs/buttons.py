@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from cogs.error_path import answered, not_loaded
+from cogs.error_path import answered
 from cogs.ids import TEMPLATE, table_id_of
 
 if TYPE_CHECKING:
@@ -31,10 +31,14 @@ class ToepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
         return cls(item.custom_id or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        # Anything that raises goes the one error path (cogs/error_path.py).
+        await answered(interaction, self._dispatch(interaction), table_id_of(self.raw))
+
+    async def _dispatch(self, interaction: discord.Interaction) -> None:
         cog: TableCog | None = interaction.client.get_cog("TableCog")  # type: ignore[attr-defined]
-        work = (cog.on_button(interaction, self.raw) if cog is not None
-                else not_loaded("the table cog"))
-        await answered(interaction, work, table_id_of(self.raw))
+        if cog is None:
+            raise RuntimeError("a button was clicked but the table cog is not loaded")
+        await cog.on_button(interaction, self.raw)
 
 
 V = TypeVar("V", bound=discord.ui.View | None)

@@ -57,11 +57,6 @@ async def answered(interaction: discord.Interaction[Any], work: Awaitable[None],
         await apologise(interaction, err, table_id, key)
 
 
-async def not_loaded(what: str) -> None:
-    """The work of a component whose cog is missing: an error like any other."""
-    raise RuntimeError(f"a component was clicked but {what} is not loaded")
-
-
 class ToepTree(app_commands.CommandTree["ToepBot"]):
     """The command tree whose errors end in an apology (see the module)."""
 

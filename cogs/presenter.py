@@ -30,7 +30,8 @@ from cogs.render import (
     Rendered,
     hand_panel,
     lobby_message,
-    names_of,
+    panel_notice,
+    raw_names,
     table_message,
     turn_ping,
 )
@@ -46,6 +47,8 @@ log = logging.getLogger(__name__)
 EDIT_INTERVAL = 1.0  # seconds between two edits of one table message
 RETRY_MAX = 30.0  # seconds: the longest wait before trying a failed update again
 PANEL_LIFETIME = timedelta(minutes=14, seconds=30)  # tokens last 15 minutes
+PANEL_WARNING = timedelta(minutes=3)  # a panel says this long before that it will stop
+_EXPIRED = ":expired"
 REPOST_AFTER = timedelta(minutes=55)  # before Discord's hour of edits runs out
 
 
@@ -203,7 +206,7 @@ class Presenter:
         key = f"{len(view.rounds)}:{over}"
         if key == shown.picture_key:
             return None
-        names = names_of(snap)
+        names = raw_names(snap)  # a picture shows no markdown: the names as they are
         if over:
             picture = await asyncio.to_thread(standings_picture, view, names, lang)
         else:
@@ -312,13 +315,19 @@ class Presenter:
         panel = self.panels.get((snap.table_id, user_id))
         if panel is None:
             return
-        if self.now() - panel.opened > PANEL_LIFETIME:
-            del self.panels[(snap.table_id, user_id)]
+        stops = panel.opened + PANEL_LIFETIME
+        if panel.shown.endswith(_EXPIRED):
+            del self.panels[(snap.table_id, user_id)]  # its last edit said so
             return
-        key = self.panel_key(snap, update)
+        # Near its end the panel says when it stops following the game,
+        # and at the end that it did: never a panel frozen in silence.
+        now = self.now()
+        notice = panel_notice(stops, now, panel.lang) if now >= stops - PANEL_WARNING else None
+        key = self.panel_key(snap, update) + (_EXPIRED if now >= stops else
+                                              ":warned" if notice else "")
         if key == panel.shown:
             return
-        rendered = hand_panel(snap, update.view, panel.lang, self.now())
+        rendered = hand_panel(snap, update.view, panel.lang, now, notice=notice)
         try:
             await panel.interaction.edit_original_response(
                 content=rendered.content, embed=rendered.embed,

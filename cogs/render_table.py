@@ -30,6 +30,7 @@ from .render_text import (
     names_of,
     timestamp,
 )
+from .standings import placed
 
 log = logging.getLogger(__name__)
 
@@ -180,7 +181,9 @@ def seat_notes(public: PublicView, seat: int, lang: str) -> list[str]:
 
 def _slates(snap: TableSnapshot, public: PublicView, names: Sequence[str], lang: str) -> str:
     bots = {s.index for s in snap.seats if s.is_bot}
-    turn = set() if public.over or public.window else set(waiting_seats(snap, public))
+    # Nobody is on turn at a table that was ended (its game stopped, not over).
+    done = public.over or snap.status is not Status.PLAYING
+    turn = set() if done or public.window else set(waiting_seats(snap, public))
     lines = []
     for seat in range(public.seats):
         marker = "▶" if seat in turn else "▫"
@@ -211,10 +214,9 @@ def recent_text(recent: Sequence[Happening], names: Sequence[str], lang: str,
 
 
 def _standings(public: PublicView, names: Sequence[str], lang: str) -> str:
-    order = sorted(range(public.seats),
-                   key=lambda s: (s != public.winner, public.forfeited[s], public.marks[s], s))
-    return "\n".join(
-        t(lang, "table.standing", place=place, name=names[s], marks=public.marks[s],
-          limit=public.rules.limit)
-        + (f" · {', '.join(seat_notes(public, s, lang))}" if seat_notes(public, s, lang) else "")
-        for place, s in enumerate(order, start=1))
+    lines = []
+    for place, s in placed(public):
+        notes = seat_notes(public, s, lang)
+        lines.append(t(lang, "table.standing", place=place, name=names[s], marks=public.marks[s],
+                       limit=public.rules.limit) + (f" · {', '.join(notes)}" if notes else ""))
+    return "\n".join(lines)

@@ -18,6 +18,7 @@ from cogs.render import hand_panel, names_of, rules_topic
 from cogs.render_topics import TOPICS
 from cogs.replies import refusal_text
 from data import games
+from data.errors import NotFoundError
 from engine.rules import RulesError, TableRules
 from tables.errors import Refusal
 from tables.snapshot import Status
@@ -240,7 +241,7 @@ class TableCog(commands.Cog):
     async def _gone(self, table_id: int, lang: Lang) -> str:
         try:
             await games.load_game(self.bot.db, table_id)
-        except Exception:
+        except NotFoundError:  # a database error goes the one error path
             return t(lang, "click.unknown_table")
         return t(lang, "click.finished")
 

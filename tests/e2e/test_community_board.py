@@ -304,6 +304,15 @@ async def test_bans_listed_and_lifted(world: World) -> None:
     assert "You may not join public tables until" in refused[0].text
     assert world.table().seat_of(bram) is None
 
+    # a member without Manage Server who presses it is refused in words, and nothing changes
+    denied = await world.fake.click(world.people["anna"], panel, button["custom_id"],
+                                     permissions=0)
+    assert "can see and lift bans" in original(denied).text
+    denied = await world.fake.click(world.people["anna"], panel, button["custom_id"],
+                                     permissions=0, locale="nl")
+    assert "schorsingen zien en opheffen" in original(denied).text
+    assert await bans.active_ban(db, guild, bram, datetime.now(UTC)) is not None
+
     await world.fake.click(world.people["anna"], panel, button["custom_id"])
     await world.fake.wait_for(lambda: "is lifted" in panel.text)
     assert "Nobody is banned" in panel.text and panel.buttons() == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -253,6 +254,7 @@ class Message:
     edited_timestamp: str | None = None
     edits: list[Edit] = field(default_factory=list)
     deleted: bool = False
+    allowed_mentions: Json | None = None  # as the bot last sent it (None: not sent)
 
     @property
     def ephemeral(self) -> bool:
@@ -267,6 +269,14 @@ class Message:
     def text(self) -> str:
         """Everything a user reads: content, embed texts, components-v2 text displays."""
         return text_of(self.content, self.embeds, self.components)
+
+    @property
+    def notified(self) -> frozenset[str]:
+        """Whom Discord notifies for the content's mentions: user ids as text,
+        "role:<id>", "everyone" (also for @here). A mention counts even behind
+        a backslash: only `allowed_mentions` keeps it from notifying (all kinds
+        notify when the bot sent none)."""
+        return notified(self.content, self.allowed_mentions)
 
     def buttons(self) -> list[Json]:
         return [c for c in iter_components(self.components) if c.get("type") == 2]
@@ -305,3 +315,26 @@ class Message:
         if self.interaction_metadata is not None:
             data["interaction_metadata"] = self.interaction_metadata
         return data
+
+
+_USER_MENTION = re.compile(r"<@!?([0-9]+)>")
+_ROLE_MENTION = re.compile(r"<@&([0-9]+)>")
+_EVERYONE = re.compile(r"@(everyone|here)")
+
+
+def notified(content: str, allowed: Json | None) -> frozenset[str]:
+    """Discord's rule: without allowed_mentions every mention in the content
+    notifies; with it, a kind in `parse` does, and the ids in `users`/`roles`."""
+    parse = {"users", "roles", "everyone"} if allowed is None else set(allowed.get("parse", []))
+    users = {str(u) for u in (allowed or {}).get("users", [])}
+    roles = {str(r) for r in (allowed or {}).get("roles", [])}
+    out: set[str] = set()
+    for user in _USER_MENTION.findall(content):
+        if "users" in parse or user in users:
+            out.add(user)
+    for role in _ROLE_MENTION.findall(content):
+        if "roles" in parse or role in roles:
+            out.add(f"role:{role}")
+    if "everyone" in parse and _EVERYONE.search(content):
+        out.add("everyone")
+    return frozenset(out)
