@@ -26,6 +26,7 @@ import discord
 
 from cogs.buttons import unlistened
 from cogs.i18n import Lang, lang_for_locale
+from cogs.permissions import lost_reason
 from cogs.render import (
     Rendered,
     hand_panel,
@@ -79,14 +80,16 @@ class Shown:
 
     snap: TableSnapshot | None = None
     updates: dict[int, SeatUpdate] = field(default_factory=dict)
-    table: Lane = field(default_factory=Lane)
-    panels: Lane = field(default_factory=Lane)
+    message_lane: Lane = field(default_factory=Lane)  # the table message and pings
+    panel_lane: Lane = field(default_factory=Lane)  # the hand panels
     message_id: int | None = None
     posted_at: datetime | None = None
     ping_id: int | None = None
     ping_key: str = ""
     picture_key: str = ""  # rounds done, game over: which slate picture is shown
     edits: int = 0
+    table: Table | None = None
+    lost: bool = False  # the channel is gone, or the bot may not post there
 
 
 class Presenter:
@@ -108,10 +111,10 @@ class Presenter:
         shown = self.shown.setdefault(table.id, Shown())
         if shown.message_id is None and shown.snap is None:
             shown.message_id = table.row.message_id
-        shown.snap = snap
+        shown.snap, shown.table = snap, table
         shown.updates.update({u.user_id: u for u in updates})
-        self._wake(shown.table, lambda: self._show_and_ping(table.id, shown))
-        self._wake(shown.panels, lambda: self._refresh_panels(shown))
+        self._wake(shown.message_lane, lambda: self._show_and_ping(table.id, shown))
+        self._wake(shown.panel_lane, lambda: self._refresh_panels(shown))
 
     def _wake(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
         lane.dirty = True
@@ -149,27 +152,38 @@ class Presenter:
 
     async def _show_and_ping(self, table_id: int, shown: Shown) -> None:
         snap = shown.snap
-        if snap is not None:
+        if shown.lost or snap is None:
+            return  # the hand panels still show how the table ended
+        try:
             await self._show_table(table_id, shown, snap)
             await self._ping(shown, snap)
+        except discord.HTTPException as err:
+            reason = lost_reason(err)
+            if reason is None or shown.table is None:
+                raise
+            log.warning("table %s: Discord refused it for good (%s %s): %s",
+                        table_id, err.status, err.code, reason)
+            shown.lost = True
+            await shown.table.lose_channel(reason)
+
+    def _lanes(self) -> list[Lane]:
+        return [lane for shown in list(self.shown.values())
+                for lane in (shown.message_lane, shown.panel_lane)]
 
     async def settled(self) -> None:
         """Wait until every pending update is shown (tests, shutdown)."""
-        for shown in list(self.shown.values()):
-            for lane in (shown.table, shown.panels):
-                if lane.task is not None and not lane.task.done():
-                    await lane.task
+        for lane in self._lanes():
+            if lane.task is not None and not lane.task.done():
+                await lane.task
 
     async def close(self) -> None:
         """Show what is pending, once more at most (shutting down): an update
         waiting to be tried again is left to the restart."""
         self.closing = True
-        for shown in list(self.shown.values()):
-            for lane in (shown.table, shown.panels):
-                if lane.failures and lane.task is not None:
-                    lane.task.cancel()
-        await asyncio.gather(*(lane.task for shown in list(self.shown.values())
-                               for lane in (shown.table, shown.panels) if lane.task is not None),
+        for lane in self._lanes():
+            if lane.failures and lane.task is not None:
+                lane.task.cancel()
+        await asyncio.gather(*(lane.task for lane in self._lanes() if lane.task is not None),
                              return_exceptions=True)
 
     # --- the table message ---------------------------------------------------------------
