@@ -409,17 +409,22 @@ class Table:
         game = self._game()
         first, base = len(game.events), game.round_base
         happenings: list[Happening] = []
+        saving = False
         try:
             for event in events:
                 happenings.extend(game.apply(event))
             rows = self.chance.new_rows(game)
             # A round these events began: its base lets a restart replay only it.
             new_base = game.round_base.to_json() if game.round_base is not base else None
+            saving = True
             await self.deps.writer.append(
                 self.id, first, [e.to_json() for e in game.events[first:]],
                 self.chance_rows, rows, new_base, forfeit)
         except Exception as err:
-            log.exception("table %s: applying and saving events from %d failed", self.id, first)
+            if saving:  # the database's trouble (locked, disk full), not a bug of ours
+                log.warning("table %s: saving events from %d failed: %s", self.id, first, err)
+            else:
+                log.exception("table %s: applying events from %d failed", self.id, first)
             self._roll_back(first)
             raise TableFailure(str(err)) from err
         self.chance_rows += len(rows)
