@@ -92,3 +92,20 @@ async def test_panels_refresh_while_the_table_message_waits_out_a_rate_limit(
         await world.fake.wait_for(lambda: len(first_panel.edits) > seen, 10.0)
         assert _table_edits(world, message, since) == 0
         await world.fake.wait_for(lambda: _table_edits(world, message, since) > 0, 10.0)
+
+
+async def test_the_final_state_shows_after_a_storm_of_server_errors_on_edits(
+        tmp_path: Path) -> None:
+    async with open_world(tmp_path) as world:
+        table = await open_private_table(world, guests=("bram",))
+        await start(world)
+        await world.wait_table_message("anna")
+        assert world.bot is not None
+        await world.bot.presenter.settled()
+        # Every edit, of the table message and of the hand panels, answers 503
+        # for a while: discord.py raises, the presenter tries again later.
+        world.fake.fail_edits(503, seconds=3.0)
+        assert reply(await world.slash("bram", "toep leave"))  # the game ends
+        assert table.status is Status.FINISHED
+        await world.wait_table_message("anna wins the game!", timeout=20.0)
+        assert any(hit.status == 503 for hit in world.fake.fault_hits)
