@@ -151,3 +151,20 @@ async def test_a_result_that_cannot_be_saved_is_saved_later(
         assert table.status is Status.FINISHED
         assert (await games.load_game(world.bot.db, table.id)).game.status == "finished"
         await world.wait_table_message("anna wins the game!")
+
+
+async def test_community_commands_and_their_buttons_answer_an_error_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_world(tmp_path, locale="nl") as world:
+        locked = sqlite3.OperationalError("database is locked")
+        monkeypatch.setattr(stats, "player_stats", _fail_once(stats.player_stats, locked))
+        res = await world.slash("anna", "toep stats")
+        assert reply(res) == t("nl", "community.error")
+        assert "/toep stats" in _take_errors(world, "database is locked")[0]
+
+        await open_private_table(world)  # a message to click a leaderboard page on
+        count = _fail_once(stats.leaderboard_count, locked)
+        monkeypatch.setattr(stats, "leaderboard_count", count)
+        res = await world.forge_click("anna", f"toepboard:{world.guild.id}:0")
+        assert reply(res) == t("nl", "community.error")
+        _take_errors(world, "database is locked")
