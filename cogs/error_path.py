@@ -33,7 +33,8 @@ async def apologise(interaction: discord.Interaction[Any], error: BaseException,
     """Log `error` (with its traceback and table) and tell the person, once."""
     what = _what(interaction)
     if isinstance(error, TableFailure):
-        # The table logged the traceback where it happened, and rolled back.
+        # The table logged why where it happened (with the traceback of a
+        # bug of ours) and put itself back to its last saved event.
         log.warning("table %s: %s failed: %s", table_id, what, error)
     else:
         log.error("table %s: %s failed", table_id, what, exc_info=error)
