@@ -11,11 +11,11 @@ import discord
 from engine import events as ev
 from engine.state import Phase
 from engine.views import PublicView, SeatView
-from tables.snapshot import TableSnapshot
+from tables.snapshot import Status, TableSnapshot
 
 from .i18n import t
 from .ids import encode
-from .render_table import clock_text, waiting_seats
+from .render_table import clock_text, ended_text, waiting_seats
 from .render_text import (
     MAX_DESCRIPTION,
     MAX_LABEL,
@@ -27,6 +27,7 @@ from .render_text import (
     join_list,
     marks_text,
     names_of,
+    timestamp,
 )
 
 log = logging.getLogger(__name__)
@@ -51,15 +52,25 @@ _ACTIONS: tuple[tuple[str, discord.ButtonStyle], ...] = (
 
 
 def hand_panel(snap: TableSnapshot, seat: SeatView, lang: str,
-               now: datetime | None = None, hint: str | None = None) -> Rendered:
+               now: datetime | None = None, hint: str | None = None,
+               notice: str | None = None) -> Rendered:
     """`seat`'s private panel. Game buttons carry `snap.stamp`. `hint` is a
-    line from `hint_text`, if the cog asked engine.bots.hints for one."""
+    line from `hint_text`, if the cog asked engine.bots.hints for one;
+    `notice` one from `panel_notice`."""
     names = names_of(snap)
     embed = discord.Embed(title=clip(t(lang, "hand.title"), MAX_TITLE), colour=HAND_COLOUR)
-    lines = _lines(snap, seat, names, lang, now) + ([hint] if hint else [])
+    lines = _lines(snap, seat, names, lang, now) + [line for line in (hint, notice) if line]
     embed.description = clip("\n".join(lines), MAX_DESCRIPTION)
     view = panel_view(snap, seat, lang)
     return Rendered(None, embed, view if view.children else None)
+
+
+def panel_notice(stops: datetime, now: datetime, lang: str) -> str:
+    """The line of a panel whose interaction token runs out soon (Discord
+    lets a panel be edited for 15 minutes): when it stops following the game."""
+    if now >= stops:
+        return t(lang, "hand.expired")
+    return t(lang, "hand.expiring", time=timestamp(stops))
 
 
 def _lines(snap: TableSnapshot, seat: SeatView, names: Sequence[str], lang: str,
@@ -100,6 +111,8 @@ def ask_line(snap: TableSnapshot, seat: SeatView, names: Sequence[str], lang: st
     """What this seat is asked now, or whom the table waits for."""
     public = seat.public
     me = seat.seat
+    if snap.status is Status.ENDED:
+        return ended_text(snap, lang)  # an admin, the idle end, a lost channel...
     if public.over:
         return t(lang, "hand.ask.over")
     if public.out[me]:
@@ -147,6 +160,8 @@ def _wait_line(snap: TableSnapshot, public: PublicView, names: Sequence[str], la
 def panel_view(snap: TableSnapshot, seat: SeatView, lang: str) -> discord.ui.View:
     """Cards in order (those you may not play disabled), then the answers."""
     view = discord.ui.View(timeout=None)
+    if snap.status is Status.ENDED:
+        return view  # nothing to play any more
     playable = {e.card for e in seat.legal if e.do == ev.PLAY}
     tid, stamp = snap.table_id, snap.stamp
     for i, card in enumerate(seat.hand):

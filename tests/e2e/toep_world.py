@@ -362,10 +362,12 @@ def original(res: InteractionResult) -> Message:
 async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
                      locale: str = "en-US", guild_locale: str = "en-US",
                      clock: ClockSource | None = None, seed: int | None = None,
-                     config: TableConfig | None = None) -> AsyncIterator[World]:
+                     config: TableConfig | None = None,
+                     expect_logged: tuple[str, ...] = ()) -> AsyncIterator[World]:
     """A started fake Discord and bot (on a `FakeClock` unless given another
     clock: time moves only when a test advances it). Afterwards: no errors
-    in the fake or the bot's log, every click answered in time, once."""
+    in the fake or the bot's log (but those of the loggers `expect_logged`),
+    every click answered in time, once."""
     errors = _Errors()
     root = logging.getLogger()
     root.addHandler(errors)
@@ -387,7 +389,8 @@ async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
     finally:
         root.removeHandler(errors)
     logged = [f"{r.name}: {r.getMessage()}" for r in errors.records
-              if r.name.startswith(("cogs", "tables", "engine", "data", "toep", "discord"))]
+              if r.name.startswith(("cogs", "tables", "engine", "data", "toep", "discord"))
+              and r.name not in expect_logged]
     assert logged == [], f"the bot logged errors: {logged}"
 
 
@@ -407,6 +410,39 @@ async def open_private_table(world: World, *, guests: tuple[str, ...] = (),
     table = world.table()
     await world.fake.wait_for(lambda: len(table.seats) == 1 + len(guests) + len(bots))
     return table
+
+
+async def open_public_table(world: World) -> Table:
+    """The first person opens a public table (the 20 s clock; forfeits there
+    count toward a ban, R19), the second joins, and it starts."""
+    host, guest = list(world.people)[:2]
+    await world.slash(host, "toep new")
+    await world.wait_table_message(host)
+    await world.click_table(guest, "join")
+    table = world.table()
+    await world.fake.wait_for(lambda: len(table.seats) == 2)
+    return await start(world)
+
+
+async def to_a_turn(world: World, table: Table) -> int:
+    """The opening vuile was window runs out (on the fake clock); the seat
+    whose turn it is then."""
+    game = table.game
+    assert game is not None and game.phase is Phase.WINDOW
+    await world.fake_clock.advance(table.rules.window)
+    assert game.phase is Phase.PLAY and table.deadline is not None
+    return game.turn
+
+
+async def counted_forfeits(world: World, table: Table) -> int:
+    """The forfeits of everyone in the world that count toward a ban (R19)."""
+    from data import bans
+
+    counted = 0
+    for person in world.people.values():
+        counted += len(await bans.forfeits_in_window(
+            table.deps.db, table.row.guild_id, person.id, world.fake_clock.now()))
+    return counted
 
 
 async def start(world: World) -> Table:
