@@ -90,7 +90,7 @@ class ToepBot(commands.Bot):
         # One process per database: refused here (LeaseHeld) while another one runs.
         self._lease = LeaseKeeper(self._db, self._lost_lease)
         await self._lease.start()
-        self._presenter = Presenter(self, self._db, self.clock.now)
+        self._presenter = Presenter(self, self._db, self.clock)
         deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config,
                          self.reach)
         self._manager = TableManager(deps)
@@ -147,7 +147,7 @@ class ToepBot(commands.Bot):
         if self._manager is not None:
             await self._manager.close()
         if self._presenter is not None:
-            await self._presenter.settled()
+            await self._presenter.close()
         await super().close()
         if self._lease is not None:
             await self._lease.stop()

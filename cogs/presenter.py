@@ -13,9 +13,9 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import discord
 
@@ -35,6 +35,7 @@ from cogs.slate_picture import round_picture, standings_picture
 from data import games, guilds
 from data.db import Database
 from engine.events import Happening
+from tables.clock import ClockSource, SystemClock, Timer
 from tables.snapshot import SeatUpdate, Status, TableSnapshot
 from tables.table import Table
 
@@ -45,6 +46,7 @@ PANEL_LIFETIME = timedelta(minutes=14, seconds=30)  # tokens last 15 minutes
 PANEL_WARNING = timedelta(minutes=3)  # a panel says this long before that it will stop
 _EXPIRED = ":expired"
 REPOST_AFTER = timedelta(minutes=55)  # before Discord's hour of edits runs out
+TOO_OLD_TO_EDIT = 30046  # Discord: a message older than an hour takes no more edits
 
 
 @dataclass
@@ -74,14 +76,19 @@ class Shown:
     edits: int = 0
     table: Table | None = None
     lost: bool = False  # the channel is gone, or the bot may not post there
+    waits_for_guild: bool = False  # shown once Discord sent its guild (its language)
+    repost_timer: Timer | None = None
+    showing: asyncio.Lock = field(default_factory=asyncio.Lock)
+    last_shown: float = -EDIT_INTERVAL  # when the last show (edits, pings) ended
 
 
 class Presenter:
     def __init__(self, client: discord.Client, db: Database,
-                 now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+                 clock: ClockSource | None = None) -> None:
         self.client = client
         self.db = db
-        self.now = now
+        self.clock = clock or SystemClock()
+        self.now = self.clock.now
         self.shown: dict[int, Shown] = {}
         self.panels: dict[tuple[int, int], Panel] = {}
         self._langs: dict[int, Lang] = {}
@@ -92,13 +99,31 @@ class Presenter:
                             updates: Sequence[SeatUpdate],
                             happenings: Sequence[Happening]) -> None:
         shown = self.shown.setdefault(table.id, Shown())
-        if shown.message_id is None and shown.snap is None:
-            shown.message_id = table.row.message_id
+        if shown.snap is None:  # first seen (new, or restored): what Discord holds of it
+            self._adopt(shown, table)
         shown.snap, shown.table = snap, table
         shown.updates.update({u.user_id: u for u in updates})
-        shown.dirty = True
-        if shown.task is None or shown.task.done():
-            shown.task = asyncio.get_running_loop().create_task(self._flush(table.id, shown))
+        self._schedule(table.id, shown)
+
+    def _adopt(self, shown: Shown, table: Table) -> None:
+        """The table message and ping a table already has in Discord (after a
+        restart): a message's age is in its id, so it is posted anew before
+        Discord's hour of edits runs out; the old ping goes with the next one."""
+        if shown.message_id is None and table.row.message_id is not None:
+            self._posted(table.id, shown, table.row.message_id,
+                         discord.utils.snowflake_time(table.row.message_id))
+        if shown.ping_id is None:
+            shown.ping_id = table.row.ping_id
+
+    def guild_available(self, guild_id: int) -> None:
+        """Discord sent the guild: its language is known now. Tables that
+        waited for it are shown (a restart shows no table in English first)."""
+        self._langs.pop(guild_id, None)
+        for table_id, shown in self.shown.items():
+            if shown.waits_for_guild and shown.snap is not None and (
+                    shown.snap.guild_id == guild_id) and shown.table is not None:
+                shown.waits_for_guild = False
+                self._schedule(table_id, shown)
 
     async def _flush(self, table_id: int, shown: Shown) -> None:
         loop = asyncio.get_running_loop()
@@ -120,8 +145,19 @@ class Presenter:
                                  self._guarded(self._show_and_ping(table_id, shown, snap)))
 
     async def _show_and_ping(self, table_id: int, shown: Shown, snap: TableSnapshot) -> None:
+        async with shown.showing:  # a flush and a due repost, one after the other
+            try:
+                await self._show_and_ping_now(table_id, shown, snap)
+            finally:
+                shown.last_shown = asyncio.get_running_loop().time()
+
+    async def _show_and_ping_now(self, table_id: int, shown: Shown,
+                                 snap: TableSnapshot) -> None:
         if shown.lost:
             return  # the hand panels still show how the table ended
+        if await self._lang_unknown(snap.guild_id):
+            shown.waits_for_guild = True  # `guild_available` shows it
+            return
         try:
             await self._show_table(table_id, shown, snap)
             await self._ping(shown, snap)
@@ -142,6 +178,14 @@ class Presenter:
         except Exception:
             log.exception("showing a table failed")
 
+    async def close(self) -> None:
+        """At shutdown: what is pending is shown, and no timer is left."""
+        await self.settled()
+        for shown in self.shown.values():
+            if shown.repost_timer is not None:
+                shown.repost_timer.cancel()
+                shown.repost_timer = None
+
     async def settled(self) -> None:
         """Wait until every pending update is shown (tests, shutdown)."""
         for shown in list(self.shown.values()):
@@ -151,7 +195,8 @@ class Presenter:
     # --- the table message ---------------------------------------------------------------
 
     async def table_lang(self, guild_id: int) -> Lang:
-        """The guild's language: an admin's choice, else its preferred locale."""
+        """The guild's language: an admin's choice, else its preferred locale
+        (English while Discord has not yet sent the guild; that is not kept)."""
         lang = self._langs.get(guild_id)
         if lang is None:
             settings = await guilds.get_settings(self.db, guild_id)
@@ -159,8 +204,16 @@ class Presenter:
             chosen = settings.language
             lang = ("nl" if chosen == "nl" else "en") if chosen else lang_for_locale(
                 guild.preferred_locale if guild else None)
-            self._langs[guild_id] = lang
+            if chosen or guild is not None:
+                self._langs[guild_id] = lang
         return lang
+
+    async def _lang_unknown(self, guild_id: int) -> bool:
+        """True while the guild's language cannot be known: no admin chose
+        one and Discord has not sent the guild (just after a restart)."""
+        if guild_id in self._langs or self.client.get_guild(guild_id) is not None:
+            return False
+        return (await guilds.get_settings(self.db, guild_id)).language is None
 
     def forget_lang(self, guild_id: int) -> None:
         self._langs.pop(guild_id, None)
@@ -196,7 +249,7 @@ class Presenter:
         picture = await self._picture(shown, snap, lang)
         files = [picture] if picture is not None else []
         channel = self.client.get_partial_messageable(snap.channel_id)
-        stale = shown.posted_at is not None and self.now() - shown.posted_at > REPOST_AFTER
+        stale = shown.posted_at is not None and self.now() - shown.posted_at >= REPOST_AFTER
         if shown.message_id is not None and not stale:
             try:
                 await channel.get_partial_message(shown.message_id).edit(
@@ -206,6 +259,12 @@ class Presenter:
                 return
             except discord.NotFound:
                 log.info("table %s: its message is gone; posting it anew", table_id)
+            except discord.HTTPException as err:
+                if err.code != TOO_OLD_TO_EDIT:
+                    raise
+                log.info("table %s: its message is past Discord's hour of edits; "
+                         "posting it anew", table_id)
+                stale = True
         if shown.message_id is not None and stale:
             # A render of its own: greying out `rendered` would send the new message grey.
             await self._disable(channel, shown.message_id, self.render_table(snap, lang))
@@ -213,8 +272,39 @@ class Presenter:
                                      embed=rendered.embed or discord.utils.MISSING,
                                      view=unlistened(rendered.view) or discord.utils.MISSING,
                                      files=files or discord.utils.MISSING)
-        shown.message_id, shown.posted_at = message.id, self.now()
+        self._posted(table_id, shown, message.id, self.now())
         await games.set_message(self.db, table_id, message.id)
+
+    def _posted(self, table_id: int, shown: Shown, message_id: int, at: datetime) -> None:
+        """The table message is `message_id`, posted `at`. Before Discord's
+        hour of edits runs out it is posted anew, also when nothing happens
+        at the table meanwhile: later the old one could no longer be greyed out."""
+        shown.message_id, shown.posted_at = message_id, at
+        if shown.repost_timer is not None:
+            shown.repost_timer.cancel()
+        shown.repost_timer = self.clock.call_at(at + REPOST_AFTER,
+                                                lambda: self._repost_due(table_id, message_id))
+
+    async def _repost_due(self, table_id: int, message_id: int) -> None:
+        """Posted anew now, not at the next change: that may come too late."""
+        shown = self.shown.get(table_id)
+        if shown is None or shown.message_id != message_id or shown.snap is None:
+            return
+        if shown.snap.status not in (Status.LOBBY, Status.PLAYING):
+            return
+        loop = asyncio.get_running_loop()
+        async with shown.showing:  # after an edit in flight, at the pace of edits
+            wait = max(shown.last_edit, shown.last_shown) + EDIT_INTERVAL - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            shown.last_edit = loop.time()
+            await self._guarded(self._show_and_ping_now(table_id, shown, shown.snap))
+            shown.last_shown = loop.time()
+
+    def _schedule(self, table_id: int, shown: Shown) -> None:
+        shown.dirty = True
+        if shown.task is None or shown.task.done():
+            shown.task = asyncio.get_running_loop().create_task(self._flush(table_id, shown))
 
     async def _disable(self, channel: discord.PartialMessageable, message_id: int,
                        rendered: Rendered) -> None:
@@ -242,6 +332,7 @@ class Presenter:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(shown.ping_id).delete()
             shown.ping_id = None
+            await games.set_ping(self.db, snap.table_id, None)
         if not users:
             return
         lang = await self.table_lang(snap.guild_id)
@@ -249,6 +340,7 @@ class Presenter:
         message = await channel.send(text, allowed_mentions=discord.AllowedMentions(
             users=[discord.Object(id=u) for u in users], everyone=False, roles=False))
         shown.ping_id = message.id
+        await games.set_ping(self.db, snap.table_id, message.id)  # a restart deletes it
 
     def _turn_users(self, snap: TableSnapshot) -> list[int]:
         """People whose turn it is now (turns, not windows: silence is fine there)."""
