@@ -1,10 +1,14 @@
 """Shows tables in Discord: the table listener.
 
 After every change a table hands over its snapshot; the presenter keeps the
-latest and, at most once a second per table, edits the public table message,
-refreshes the hand panels whose interaction tokens are still fresh, and pings
-a person whose turn starts (a new short message, deleted when the turn ends:
-a mention added by an edit notifies nobody).
+latest and, at most once a second per table, edits the public table message
+and pings a person whose turn starts (a new short message, deleted when the
+turn ends: a mention added by an edit notifies nobody); and, as often but on
+a lane of its own, refreshes the hand panels whose interaction tokens are
+still fresh. The two lanes never wait for each other: a table message held up
+by a rate limit leaves the panels live. An update that fails for a passing
+reason (a 5xx, a 429) is tried again with backoff, with the newest state,
+until it lands: the final "game over" always shows.
 """
 
 from __future__ import annotations
@@ -13,10 +17,11 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+import aiohttp
 import discord
 
 from cogs.buttons import unlistened
@@ -42,6 +47,7 @@ from tables.table import Table
 log = logging.getLogger(__name__)
 
 EDIT_INTERVAL = 1.0  # seconds between two edits of one table message
+RETRY_MAX = 30.0  # seconds: the longest wait before trying a failed update again
 PANEL_LIFETIME = timedelta(minutes=14, seconds=30)  # tokens last 15 minutes
 PANEL_WARNING = timedelta(minutes=3)  # a panel says this long before that it will stop
 _EXPIRED = ":expired"
@@ -60,14 +66,24 @@ class Panel:
 
 
 @dataclass
+class Lane:
+    """One kind of update of a table (its message, its panels): the newest
+    state shown at most once per EDIT_INTERVAL, tried again after a failure."""
+
+    dirty: bool = False
+    task: asyncio.Task[None] | None = None
+    next_at: float = 0.0  # loop time before which it does not try
+    failures: int = 0
+
+
+@dataclass
 class Shown:
     """What the presenter knows of one table in Discord."""
 
     snap: TableSnapshot | None = None
     updates: dict[int, SeatUpdate] = field(default_factory=dict)
-    dirty: bool = False
-    task: asyncio.Task[None] | None = None
-    last_edit: float = -EDIT_INTERVAL
+    message_lane: Lane = field(default_factory=Lane)  # the table message and pings
+    panel_lane: Lane = field(default_factory=Lane)  # the hand panels
     message_id: int | None = None
     posted_at: datetime | None = None
     ping_id: int | None = None
@@ -78,8 +94,7 @@ class Shown:
     lost: bool = False  # the channel is gone, or the bot may not post there
     waits_for_guild: bool = False  # shown once Discord sent its guild (its language)
     repost_timer: Timer | None = None
-    showing: asyncio.Lock = field(default_factory=asyncio.Lock)
-    last_shown: float = -EDIT_INTERVAL  # when the last show (edits, pings) ended
+    showing: asyncio.Lock = field(default_factory=asyncio.Lock)  # one show at a time
 
 
 class Presenter:
@@ -92,6 +107,7 @@ class Presenter:
         self.shown: dict[int, Shown] = {}
         self.panels: dict[tuple[int, int], Panel] = {}
         self._langs: dict[int, Lang] = {}
+        self.closing = False  # shutting down: no more tries after a failure
 
     # --- the listener ------------------------------------------------------------------
 
@@ -103,7 +119,11 @@ class Presenter:
             self._adopt(shown, table)
         shown.snap, shown.table = snap, table
         shown.updates.update({u.user_id: u for u in updates})
-        self._schedule(table.id, shown)
+        self._wake_message(table.id, shown)
+        self._wake(shown.panel_lane, lambda: self._refresh_panels(shown))
+
+    def _wake_message(self, table_id: int, shown: Shown) -> None:
+        self._wake(shown.message_lane, lambda: self._show_and_ping(table_id, shown))
 
     def _adopt(self, shown: Shown, table: Table) -> None:
         """The table message and ping a table already has in Discord (after a
@@ -119,41 +139,53 @@ class Presenter:
         """Discord sent the guild: its language is known now. Tables that
         waited for it are shown (a restart shows no table in English first)."""
         self._langs.pop(guild_id, None)
-        for table_id, shown in self.shown.items():
+        for table_id, shown in list(self.shown.items()):
             if shown.waits_for_guild and shown.snap is not None and (
-                    shown.snap.guild_id == guild_id) and shown.table is not None:
+                    shown.snap.guild_id == guild_id):
                 shown.waits_for_guild = False
-                self._schedule(table_id, shown)
+                self._wake_message(table_id, shown)
 
-    async def _flush(self, table_id: int, shown: Shown) -> None:
+    def _wake(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
+        lane.dirty = True
+        if lane.task is None or lane.task.done():
+            lane.task = asyncio.get_running_loop().create_task(self._run(lane, work))
+
+    async def _run(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
+        """Show the newest state until nothing is left to show."""
         loop = asyncio.get_running_loop()
-        while shown.dirty:
-            wait = shown.last_edit + EDIT_INTERVAL - loop.time()
+        while lane.dirty:
+            wait = lane.next_at - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
-            shown.dirty = False
+            lane.dirty = False
             if self.client.is_closed():
                 return  # shutting down: the restart shows the table from its saved state
-            snap = shown.snap
-            if snap is None:
-                return
-            updates = dict(shown.updates)
-            shown.last_edit = loop.time()
-            # Panels edit through their own interaction tokens: they need not
-            # wait behind the channel's edits and pings (its rate limit).
-            await asyncio.gather(self._guarded(self._refresh_panels(snap, updates)),
-                                 self._guarded(self._show_and_ping(table_id, shown, snap)))
-
-    async def _show_and_ping(self, table_id: int, shown: Shown, snap: TableSnapshot) -> None:
-        async with shown.showing:  # a flush and a due repost, one after the other
             try:
-                await self._show_and_ping_now(table_id, shown, snap)
-            finally:
-                shown.last_shown = asyncio.get_running_loop().time()
+                await work()
+                lane.failures = 0
+                delay = None
+            except Exception as err:
+                delay = retry_delay(err, lane.failures)
+                if delay is None:
+                    _log_refused(err)
+                elif self.closing:
+                    return
+                else:
+                    lane.failures += 1
+                    lane.dirty = True  # the newest state, tried again
+                    log.warning("showing a table failed (%s); trying again in %.1f s",
+                                err, delay)
+            # Counted from when the edit landed: one held up by a rate limit
+            # is not followed at once by the next.
+            lane.next_at = loop.time() + (EDIT_INTERVAL if delay is None else delay)
 
-    async def _show_and_ping_now(self, table_id: int, shown: Shown,
-                                 snap: TableSnapshot) -> None:
-        if shown.lost:
+    async def _show_and_ping(self, table_id: int, shown: Shown) -> None:
+        async with shown.showing:  # the lane's work and a due repost, one after the other
+            await self._show_and_ping_now(table_id, shown)
+
+    async def _show_and_ping_now(self, table_id: int, shown: Shown) -> None:
+        snap = shown.snap
+        if shown.lost or snap is None:
             return  # the hand panels still show how the table ended
         if await self._lang_unknown(snap.guild_id):
             shown.waits_for_guild = True  # `guild_available` shows it
@@ -170,27 +202,29 @@ class Presenter:
             shown.lost = True
             await shown.table.lose_channel(reason)
 
-    async def _guarded(self, work: Awaitable[None]) -> None:
-        try:
-            await work
-        except discord.HTTPException as err:
-            log.warning("Discord refused an update: %s %s", err.status, err.text)
-        except Exception:
-            log.exception("showing a table failed")
+    def _lanes(self) -> list[Lane]:
+        return [lane for shown in list(self.shown.values())
+                for lane in (shown.message_lane, shown.panel_lane)]
+
+    async def settled(self) -> None:
+        """Wait until every pending update is shown (tests, shutdown)."""
+        for lane in self._lanes():
+            if lane.task is not None and not lane.task.done():
+                await lane.task
 
     async def close(self) -> None:
-        """At shutdown: what is pending is shown, and no timer is left."""
-        await self.settled()
+        """Show what is pending, once more at most (shutting down): an update
+        waiting to be tried again is left to the restart. No timer is left."""
+        self.closing = True
         for shown in self.shown.values():
             if shown.repost_timer is not None:
                 shown.repost_timer.cancel()
                 shown.repost_timer = None
-
-    async def settled(self) -> None:
-        """Wait until every pending update is shown (tests, shutdown)."""
-        for shown in list(self.shown.values()):
-            if shown.task is not None and not shown.task.done():
-                await shown.task
+        for lane in self._lanes():
+            if lane.failures and lane.task is not None:
+                lane.task.cancel()
+        await asyncio.gather(*(lane.task for lane in self._lanes() if lane.task is not None),
+                             return_exceptions=True)
 
     # --- the table message ---------------------------------------------------------------
 
@@ -223,9 +257,11 @@ class Presenter:
             return lobby_message(snap, lang)
         return table_message(snap, lang, self.now())
 
-    async def _picture(self, shown: Shown, snap: TableSnapshot, lang: Lang) -> discord.File | None:
+    async def _picture(self, shown: Shown, snap: TableSnapshot,
+                       lang: Lang) -> tuple[discord.File, str] | None:
         """The slates after a round (the standings after the game), rendered
-        off the event loop; None when the picture on the message is current."""
+        off the event loop, and its key; None when the picture on the message
+        is current."""
         view = snap.view
         if view is None or not view.rounds:
             return None
@@ -233,7 +269,6 @@ class Presenter:
         key = f"{len(view.rounds)}:{over}"
         if key == shown.picture_key:
             return None
-        shown.picture_key = key
         names = raw_names(snap)  # a picture shows no markdown: the names as they are
         if over:
             picture = await asyncio.to_thread(standings_picture, view, names, lang)
@@ -241,13 +276,13 @@ class Presenter:
             picture = await asyncio.to_thread(round_picture, view, names, lang, view.rounds[-1])
         # The same information as text, for screen readers: the image's alt text.
         return discord.File(io.BytesIO(picture.png), filename="slates.png",
-                            description=picture.text[:1000])
+                            description=picture.text[:1000]), key
 
     async def _show_table(self, table_id: int, shown: Shown, snap: TableSnapshot) -> None:
         lang = await self.table_lang(snap.guild_id)
         rendered = self.render_table(snap, lang)
         picture = await self._picture(shown, snap, lang)
-        files = [picture] if picture is not None else []
+        files = [picture[0]] if picture is not None else []
         channel = self.client.get_partial_messageable(snap.channel_id)
         stale = shown.posted_at is not None and self.now() - shown.posted_at >= REPOST_AFTER
         if shown.message_id is not None and not stale:
@@ -256,6 +291,7 @@ class Presenter:
                     content=rendered.content, embed=rendered.embed, view=unlistened(rendered.view),
                     attachments=files or discord.utils.MISSING)
                 shown.edits += 1
+                shown.picture_key = picture[1] if picture else shown.picture_key
                 return
             except discord.NotFound:
                 log.info("table %s: its message is gone; posting it anew", table_id)
@@ -273,6 +309,7 @@ class Presenter:
                                      view=unlistened(rendered.view) or discord.utils.MISSING,
                                      files=files or discord.utils.MISSING)
         self._posted(table_id, shown, message.id, self.now())
+        shown.picture_key = picture[1] if picture else shown.picture_key
         await games.set_message(self.db, table_id, message.id)
 
     def _posted(self, table_id: int, shown: Shown, message_id: int, at: datetime) -> None:
@@ -290,21 +327,20 @@ class Presenter:
         shown = self.shown.get(table_id)
         if shown is None or shown.message_id != message_id or shown.snap is None:
             return
-        if shown.snap.status not in (Status.LOBBY, Status.PLAYING):
+        if shown.snap.status not in (Status.LOBBY, Status.PLAYING) or self.closing:
             return
-        loop = asyncio.get_running_loop()
+        lane, loop = shown.message_lane, asyncio.get_running_loop()
         async with shown.showing:  # after an edit in flight, at the pace of edits
-            wait = max(shown.last_edit, shown.last_shown) + EDIT_INTERVAL - loop.time()
+            wait = lane.next_at - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
-            shown.last_edit = loop.time()
-            await self._guarded(self._show_and_ping_now(table_id, shown, shown.snap))
-            shown.last_shown = loop.time()
-
-    def _schedule(self, table_id: int, shown: Shown) -> None:
-        shown.dirty = True
-        if shown.task is None or shown.task.done():
-            shown.task = asyncio.get_running_loop().create_task(self._flush(table_id, shown))
+            try:
+                await self._show_and_ping_now(table_id, shown)
+            except Exception:  # the lane shows it (posting anew) with its retries
+                log.warning("table %s: posting its message anew failed; trying again",
+                            table_id, exc_info=True)
+                self._wake_message(table_id, shown)
+            lane.next_at = loop.time() + EDIT_INTERVAL
 
     async def _disable(self, channel: discord.PartialMessageable, message_id: int,
                        rendered: Rendered) -> None:
@@ -326,7 +362,6 @@ class Presenter:
         key = ",".join(map(str, users))
         if key == shown.ping_key:
             return
-        shown.ping_key = key
         channel = self.client.get_partial_messageable(snap.channel_id)
         if shown.ping_id is not None:
             with contextlib.suppress(discord.HTTPException):
@@ -334,12 +369,13 @@ class Presenter:
             shown.ping_id = None
             await games.set_ping(self.db, snap.table_id, None)
         if not users:
+            shown.ping_key = key
             return
         lang = await self.table_lang(snap.guild_id)
         text = " ".join(turn_ping(user, lang) for user in users)
         message = await channel.send(text, allowed_mentions=discord.AllowedMentions(
             users=[discord.Object(id=u) for u in users], everyone=False, roles=False))
-        shown.ping_id = message.id
+        shown.ping_id, shown.ping_key = message.id, key
         await games.set_ping(self.db, snap.table_id, message.id)  # a restart deletes it
 
     def _turn_users(self, snap: TableSnapshot) -> list[int]:
@@ -358,31 +394,68 @@ class Presenter:
     def panel_key(self, snap: TableSnapshot, update: SeatUpdate) -> str:
         return f"{snap.stamp}:{snap.status.value}:{len(snap.passed)}:{update.view.legal}"
 
-    async def _refresh_panels(self, snap: TableSnapshot, updates: dict[int, SeatUpdate]) -> None:
-        for user_id, update in updates.items():
-            panel = self.panels.get((snap.table_id, user_id))
-            if panel is None:
-                continue
-            stops = panel.opened + PANEL_LIFETIME
-            if panel.shown.endswith(_EXPIRED):
-                del self.panels[(snap.table_id, user_id)]  # its last edit said so
-                continue
-            # Near its end the panel says when it stops following the game,
-            # and at the end that it did: never a panel frozen in silence.
-            now = self.now()
-            notice = panel_notice(stops, now, panel.lang) if now >= stops - PANEL_WARNING else None
-            key = self.panel_key(snap, update) + (_EXPIRED if now >= stops else
-                                                  ":warned" if notice else "")
-            if key == panel.shown:
-                continue
-            rendered = hand_panel(snap, update.view, panel.lang, now, notice=notice)
-            try:
-                await panel.interaction.edit_original_response(
-                    content=rendered.content, embed=rendered.embed,
-                    view=unlistened(rendered.view))
-                panel.shown = key
-            except discord.HTTPException:
-                del self.panels[(snap.table_id, user_id)]
+    async def _refresh_panels(self, shown: Shown) -> None:
+        """Every panel edits through its own token, all at once: one that
+        waits (a rate limit, a slow answer) holds up no other."""
+        snap = shown.snap
+        if snap is None:
+            return
+        updates = dict(shown.updates)
+        results = await asyncio.gather(
+            *(self._refresh_panel(snap, user_id, update) for user_id, update in updates.items()),
+            return_exceptions=True)
         if snap.status not in (Status.LOBBY, Status.PLAYING):
             for done in [k for k in self.panels if k[0] == snap.table_id]:
                 del self.panels[done]
+        for result in results:
+            if isinstance(result, Exception):
+                raise result  # the lane tries again (with the newest state)
+
+    async def _refresh_panel(self, snap: TableSnapshot, user_id: int,
+                             update: SeatUpdate) -> None:
+        panel = self.panels.get((snap.table_id, user_id))
+        if panel is None:
+            return
+        stops = panel.opened + PANEL_LIFETIME
+        if panel.shown.endswith(_EXPIRED):
+            del self.panels[(snap.table_id, user_id)]  # its last edit said so
+            return
+        # Near its end the panel says when it stops following the game,
+        # and at the end that it did: never a panel frozen in silence.
+        now = self.now()
+        notice = panel_notice(stops, now, panel.lang) if now >= stops - PANEL_WARNING else None
+        key = self.panel_key(snap, update) + (_EXPIRED if now >= stops else
+                                              ":warned" if notice else "")
+        if key == panel.shown:
+            return
+        rendered = hand_panel(snap, update.view, panel.lang, now, notice=notice)
+        try:
+            await panel.interaction.edit_original_response(
+                content=rendered.content, embed=rendered.embed,
+                view=unlistened(rendered.view))
+            panel.shown = key
+        except discord.HTTPException as err:
+            if retry_delay(err, 0) is not None:
+                raise  # a passing trouble: the panel stays, tried again
+            # Its token expired or its message is gone: the person opens a new one.
+            self.panels.pop((snap.table_id, user_id), None)
+
+
+def _log_refused(err: Exception) -> None:
+    if isinstance(err, discord.HTTPException):
+        log.warning("Discord refused an update: %s %s", err.status, err.text)
+    else:
+        log.error("showing a table failed", exc_info=err)
+
+
+def retry_delay(err: Exception, failures: int) -> float | None:
+    """Seconds to wait before trying an update again after `err`; None when
+    trying again cannot help (a refusal: the channel is gone, a bad body)."""
+    backoff = min(RETRY_MAX, EDIT_INTERVAL * 2.0 ** failures)
+    if isinstance(err, discord.RateLimited):
+        return max(err.retry_after, EDIT_INTERVAL)
+    if isinstance(err, discord.HTTPException):
+        return backoff if err.status == 429 or err.status >= 500 else None
+    if isinstance(err, OSError | aiohttp.ClientError | asyncio.TimeoutError):
+        return backoff  # the network
+    return None

@@ -54,6 +54,9 @@ class World:
     channel: Any = None
     people: dict[str, Any] = field(default_factory=dict)
     starts: list[float] = field(default_factory=list)  # time.monotonic() of each start
+    # The bot's log at ERROR and above: a test that provokes an error reads
+    # (and clears) what it expects; anything left fails `open_world`.
+    logged_errors: list[logging.LogRecord] = field(default_factory=list)
 
     def setup(self, names: tuple[str, ...] = ("anna", "bram"), locale: str = "en-US",
               guild_locale: str = "en-US") -> None:
@@ -384,7 +387,8 @@ async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
         # Discord's timestamps (in its snowflakes) run on the world's clock.
         async with FakeDiscord(token=TOKEN, wall_clock=lambda: clock.now().timestamp()) as fake:
             world = World(fake, path / "toep.sqlite3", clock=clock,
-                          config=config or TableConfig(bot_pause=0))
+                          config=config or TableConfig(bot_pause=0),
+                          logged_errors=errors.records)
             world.setup(names, locale=locale, guild_locale=guild_locale)
             await world.start()
             if seed is not None:
