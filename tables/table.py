@@ -556,7 +556,7 @@ class Table:
             if (self.status is not Status.PLAYING or moment != self.moment
                     or not self.clocks.current(generation) or not self.reachable):
                 return  # the moment passed, or an outage stopped this clock
-            lost = self.deps.reach.channel_problem(self.row.guild_id, self.row.channel_id)
+            lost = self.deps.reach.channel_lost(self.row.guild_id, self.row.channel_id)
             if lost is not None:  # nobody could have seen this clock: nobody forfeits
                 await self._abandon(lost)
                 return
