@@ -1,7 +1,8 @@
 """`Game`: the rules of RULES.md as a state machine.
 
-The contract (after OpenSpiel and pokerkit): `waiting()` says which seats may
-act now, `legal_events(seat)` what they may do, `verify(event)` raises an
+The contract (after OpenSpiel and pokerkit): `waiting()` says which seats the
+game waits for (public: it never hangs on a hidden card), `legal_events(seat)`
+what they may do (private to the seat), `verify(event)` raises an
 `IllegalEvent` naming the rule, `apply(event)` changes the state and returns
 the happenings in order, `over` and `winner` give the result. Forced steps
 (deals, the end of a trick, the next round, a forced call, a forced play-in)
@@ -117,7 +118,10 @@ class Game:
         if phase is ANSWERING:
             return Waiting(phase, (self.toep_turn,), False)
         if phase is WINDOW:
-            return Waiting(phase, tuple(s for s in range(self.n) if self._may_call(s)), True)
+            # R12: everyone in the round is waited for, whether or not they may
+            # call: who may call hangs on hidden cards (a dead man's round, a
+            # super toep), and `legal_events(seat)` keeps that private.
+            return Waiting(phase, tuple(s for s in range(self.n) if self.in_round[s]), True)
         if phase is CHECKING:
             return Waiting(phase, (self.call_turn,), True)
         if phase is CHOOSING:

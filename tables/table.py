@@ -36,6 +36,7 @@ from engine.views import public_view, seat_view
 from tables.chance_log import ChanceLog
 from tables.clock import ClockSource, Timer
 from tables.errors import Refusal, TableFailure
+from tables.log_safe import log_failure
 from tables.rebuild import parsed_events, rebuild, replayed
 from tables.results import results
 from tables.snapshot import Clock, SeatInfo, SeatUpdate, Status, TableSnapshot, stamp_of
@@ -385,7 +386,8 @@ class Table:
                 self.id, first, [e.to_json() for e in game.events[first:]],
                 self.chance_rows, rows, new_base, forfeit)
         except Exception as err:
-            log.exception("table %s: saving events from %d failed", self.id, first)
+            log_failure(log, logging.ERROR, "table %s: saving events from %d failed",
+                        self.id, first)
             self._roll_back(first)
             raise TableFailure(str(err)) from err
         self.chance_rows += len(rows)
@@ -436,7 +438,7 @@ class Table:
         try:
             await self.deps.listener.table_changed(self, self.snapshot(), updates, happenings)
         except Exception:
-            log.exception("table %s: the listener failed", self.id)
+            log_failure(log, logging.ERROR, "table %s: the listener failed", self.id)
 
     # --- clocks (R16-R18) ----------------------------------------------------------------
 
@@ -464,9 +466,6 @@ class Table:
             self._decision_timer = None
         self._armed_stamp = self.stamp
         waiting = game.waiting()
-        if game.phase is Phase.WINDOW and not waiting.seats:
-            self.deadline = None  # nobody can call: closed at once by the bot driver
-            return
         if not self._clock_runs(waiting.seats, waiting.window):
             self.deadline = None
             return
@@ -554,8 +553,9 @@ class Table:
                 if work is None:
                     return
                 stamp, seats, window = work
-                if not window:
-                    await self.deps.clock.sleep(self.deps.config.bot_pause)
+                # The same pause before every computer decision, a pass in the
+                # vuile was window included: its timing must not depend on its cards.
+                await self.deps.clock.sleep(self.deps.config.bot_pause)
                 decisions = await self._decide(seats)
                 async with self.lock:
                     if stamp == self.stamp and self.status is Status.PLAYING:
@@ -563,15 +563,13 @@ class Table:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("table %s: a computer player failed", self.id)
+            log_failure(log, logging.ERROR, "table %s: a computer player failed", self.id)
 
     def _bot_work(self) -> tuple[str, list[int], bool] | None:
         game = self.game
         if self.status is not Status.PLAYING or game is None or game.over:
             return None
         waiting = game.waiting()
-        if waiting.window and game.phase is Phase.WINDOW and not waiting.seats:
-            return self.stamp, [], True  # nobody can call: close at once
         bots = [s for s in waiting.seats if self.seats[s].is_bot and s not in self.passed]
         if not bots:
             return None
@@ -595,8 +593,10 @@ class Table:
                 await self._commit([event])
                 return
             if event is not None:
+                # Its card is the seat's secret: named at DEBUG only.
                 log.warning("table %s: computer seat %d chose an illegal %s", self.id, seat,
-                            event)
+                            event.do)
+                log.debug("table %s: the illegal event was %s", self.id, event)
             if not window:
                 legal = game.legal_events(seat)
                 await self._commit([legal[0]])
