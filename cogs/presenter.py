@@ -33,6 +33,7 @@ from cogs.slate_picture import round_picture, standings_picture
 from data import games, guilds
 from data.db import Database
 from engine.events import Happening
+from tables.log_safe import log_failure
 from tables.snapshot import SeatUpdate, Status, TableSnapshot
 from tables.table import Table
 
@@ -123,7 +124,7 @@ class Presenter:
         except discord.HTTPException as err:
             log.warning("Discord refused an update: %s %s", err.status, err.text)
         except Exception:
-            log.exception("showing a table failed")
+            log_failure(log, logging.ERROR, "showing a table failed")
 
     async def settled(self) -> None:
         """Wait until every pending update is shown (tests, shutdown)."""

@@ -58,7 +58,10 @@ class IllegalEvent(Exception):
         self.key = key
         self.seat = seat
         self.params: Mapping[str, object] = params
-        super().__init__(self.message())
+        # Its own text names the rule and the key only: a traceback in a log
+        # must not show the cards of a refusal (a hand is hidden). The
+        # English with its parameters is `message()`.
+        super().__init__(f"{rule}: {key}" if rule else key)
 
     def reason(self) -> str:
         """The English reason, without the rule id."""

@@ -15,7 +15,8 @@ class Refusal(Exception):
         self.rule = rule
         self.engine = engine  # the engine's refusal, when it was one
         self.params = params
-        super().__init__(f"{rule + ': ' if rule else ''}{key} {params or ''}".strip())
+        # Key and rule only: its parameters may name a hidden card (see IllegalEvent).
+        super().__init__(f"{rule + ': ' if rule else ''}{key}")
 
     @classmethod
     def from_engine(cls, err: IllegalEvent) -> Refusal:

@@ -12,6 +12,7 @@ from data import games
 from data.games import LoadedGame, Seat
 from engine.rules import TableRules
 from tables.errors import Refusal
+from tables.log_safe import log_failure
 from tables.snapshot import SeatInfo, Status
 from tables.table import Table, TableDeps, seat_infos
 
@@ -68,8 +69,10 @@ class TableManager:
             else:
                 await table.resume(loaded)
         except Exception:
-            log.exception("table %s could not be restored; it stays in the database",
-                          loaded.game.id)
+            # A record error may quote the deal: its text goes to DEBUG only.
+            log_failure(log, logging.ERROR,
+                        "table %s could not be restored; it stays in the database",
+                        loaded.game.id)
             return None
         self.tables[table.id] = table
         return table

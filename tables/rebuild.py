@@ -21,6 +21,7 @@ from engine.record import parse_event
 from engine.round_base import RoundBase, deal_entry
 from engine.rules import TableRules
 from tables.chance_log import ChanceLog, fold
+from tables.log_safe import log_failure
 
 log = logging.getLogger(__name__)
 
@@ -37,9 +38,9 @@ def rebuild(loaded: LoadedGame) -> tuple[Game, ChanceLog, int]:
         try:
             game = _from_round_base(rules, players, deals, row.first_leader, row.seed,
                                     loaded.round_base, events)
-        except Exception as err:  # a shortcut that failed: the log is the truth
-            log.warning("table %s: its round base does not fit its log (%s); "
-                        "replaying the whole log", row.id, err)
+        except Exception:  # a shortcut that failed: the log is the truth
+            log_failure(log, logging.WARNING, "table %s: its round base does not fit its "
+                        "log; replaying the whole log", row.id)
     if game is None:
         game = replayed(rules, players, deals, row.first_leader, row.seed, events)
     return game, ChanceLog.of(game), len(loaded.deals)
