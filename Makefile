@@ -28,13 +28,13 @@ lint: $(VENV)/.dev
 	$(PY) -m mypy
 
 examples: $(VENV)/.runtime
-	$(PY) ../shared/tools/check_record.py ../shared/examples/*.json
+	$(PY) -m tools.check_record docs/examples/*.json
 
 bench: $(VENV)/.dev
 	$(PY) bench/engine.py
 
 play: $(VENV)/.runtime
-	$(PY) -m engine.play
+	$(PY) -m cli.play
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

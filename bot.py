@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -21,19 +22,25 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 from cogs.buttons import ToepButton
+from cogs.community_items import CommunityItem
 from cogs.i18n import ToepTranslator
 from cogs.presenter import Presenter
 from config import Settings, SettingsError, load_settings
 from data.db import Database, connect
 from data.errors import DataError
+from data.lease import LeaseKeeper, LeaseLost
 from data.meta import get_meta, set_meta
 from tables.clock import ClockSource, SystemClock
 from tables.manager import TableManager
+from tables.outage import Reach
 from tables.table import TableConfig, TableDeps
 
 log = logging.getLogger("toep")
 
-EXTENSIONS = ("cogs.table_cog", "cogs.community_cog")
+# The table cog first: it owns the /toep group the others add their commands to.
+EXTENSIONS = ("cogs.table_cog", "cogs.leaderboard_cog", "cogs.stats_cog", "cogs.history_cog",
+              "cogs.learn_cog", "cogs.settings_cog", "cogs.bans_cog", "cogs.help_cog",
+              "cogs.connection_cog")
 
 
 class ToepBot(commands.Bot):
@@ -44,16 +51,24 @@ class ToepBot(commands.Bot):
         # default intents: with `guild_messages` Discord would send the bot every
         # message in every channel it can see, its own table edits and pings
         # included, each one parsed and thrown away.
+        # Names in messages are players' own text: no message notifies anyone
+        # unless it says whom (the turn ping, an invitation).
+        client_kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=discord.Intents(guilds=True), help_command=None,
                          **client_kwargs)
         self.settings = settings
         self.clock: ClockSource = clock or SystemClock()
         self.table_config = table_config or TableConfig()
+        # Not reachable until connected: restored tables' clocks wait for it.
+        self.reach = Reach()
         self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="toep-bots")
         self._db: Database | None = None
         self._presenter: Presenter | None = None
         self._manager: TableManager | None = None
+        self._lease: LeaseKeeper | None = None
+        self.lease_lost: LeaseLost | None = None
+        self._stopping: asyncio.Task[None] | None = None
 
     @property
     def db(self) -> Database:
@@ -72,13 +87,17 @@ class ToepBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self._db = await connect(self.settings.database_path)
+        # One process per database: refused here (LeaseHeld) while another one runs.
+        self._lease = LeaseKeeper(self._db, self._lost_lease)
+        await self._lease.start()
         self._presenter = Presenter(self, self._db, self.clock.now)
-        deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config)
+        deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config,
+                         self.reach)
         self._manager = TableManager(deps)
         await self.tree.set_translator(ToepTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(ToepButton)
+        self.add_dynamic_items(ToepButton, CommunityItem)
         _freeze_what_lives_forever()
         await self.sync_commands()
         restored = await self._manager.restore()
@@ -104,12 +123,34 @@ class ToepBot(commands.Bot):
         await set_meta(self.db, key, digest)
         log.info("slash commands synced (%s)", "guild" if guild else "global")
 
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """discord.py's connect, which cannot retry a first connection that fails
+        (its retry reads the sequence of a websocket it never had, AttributeError):
+        a start during a Discord outage waits for the gateway instead of dying."""
+        while True:
+            try:
+                await super().connect(reconnect=reconnect)
+                return
+            except AttributeError:
+                websocket: object | None = self.ws  # typed as always there; it is not
+                if websocket is not None or not reconnect or self.is_closed():
+                    raise
+            await asyncio.sleep(1.0)  # discord.py already waited its back-off once
+
+    def _lost_lease(self, lost: LeaseLost) -> None:
+        """Another process took this database over: stop at once (its saves are
+        already refused) and let `main` exit with status 1."""
+        self.lease_lost = lost
+        self._stopping = asyncio.get_running_loop().create_task(self.close())
+
     async def close(self) -> None:
         if self._manager is not None:
             await self._manager.close()
         if self._presenter is not None:
             await self._presenter.settled()
         await super().close()
+        if self._lease is not None:
+            await self._lease.stop()
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -143,9 +184,12 @@ def setup_logging(level: str) -> None:
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(level)))
 
 
-async def _run(bot: ToepBot, token: str) -> None:
+async def _run(build: Callable[[], ToepBot], token: str) -> None:
+    bot = build()  # inside the loop: a connector given to it needs a running one
     async with bot:  # closes the bot, the tables and the database on the way out
         await bot.start(token)
+    if bot.lease_lost is not None:
+        raise bot.lease_lost
 
 
 def main() -> int:
@@ -156,9 +200,15 @@ def main() -> int:
         print(f"toep: {err}", file=sys.stderr)
         return 1
     setup_logging(settings.log_level)
-    bot = create_bot(settings)
+    return run(lambda: create_bot(settings), settings.discord_token)
+
+
+def run(build: Callable[[], ToepBot], token: str) -> int:
+    """Run the bot until it stops: the exit status, and one line on stderr for what
+    keeps it from running (a refused token, a database it cannot use or may not:
+    another process holds it, or took it over)."""
     try:
-        asyncio.run(_run(bot, settings.discord_token))
+        asyncio.run(_run(build, token))
     except discord.LoginFailure:
         print("toep: Discord refused the token: check DISCORD_TOKEN in .env", file=sys.stderr)
         return 1

@@ -27,8 +27,7 @@ Phases and figures:
    own instrumentation; tables/ is not changed). `decide_p50_ms` is the time
    a decision takes in the executor, for comparison.
    `replay_mismatches`: every finished game is loaded back from the database
-   (`data.games.load_game(...).record()`, its deal rows folded with
-   `tables.chance_log.fold`), replayed with `engine.record.replay_json`, and
+   (`data.games.load_game(...).record()`), replayed with `engine.record.replay_json`, and
    the replayed marks compared with the stored final slates; a record that
    does not replay counts as a mismatch too.
 2. Restore. In a second database, `--restore` tables are played until each
@@ -83,7 +82,6 @@ from data.db import Database, connect
 from engine.events import Event, Happening
 from engine.record import replay_json
 from engine.rules import TableRules
-from tables.chance_log import fold
 from tables.clock import SystemClock
 from tables.manager import TableManager
 from tables.snapshot import SeatUpdate, Status, TableSnapshot
@@ -424,7 +422,6 @@ async def replay_all(db: Database, game_ids: Sequence[int], errors: Errors) -> i
     for game_id in game_ids:
         loaded = await game_rows.load_game(db, game_id)
         record = loaded.record()
-        record["deals"] = fold(loaded.deals)  # the log holds chance rows
         slates = [seat.marks for seat in loaded.seats]
         try:
             marks: list[int | None] = list(replay_json(record).marks)

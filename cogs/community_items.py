@@ -1,25 +1,39 @@
 """The one `DynamicItem` behind every component of the community commands:
 leaderboard pages (`toepboard:`), the practice game (`toeplearn:`), the
 settings message (`toepset:`) and the bans list (`toepban:`). Registered at
-start-up, so they keep working after a restart; the click goes to the
-community cog. None of them starts with `toep:`, which the table buttons own.
+start-up, so they keep working after a restart; the click goes to the cog of
+its kind. None of them starts with `toep:`, which the table buttons own.
+
+Every kind but the practice game carries the guild it was shown in:
+`<kind>:<guild>:<what>`; a click from another guild is refused here.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
-if TYPE_CHECKING:
-    from cogs.community_cog import CommunityCog
+from cogs.answers import say
+from cogs.i18n import Lang, lang_for_locale, t
 
 log = logging.getLogger(__name__)
 
-KINDS = ("toepboard", "toeplearn", "toepset", "toepban")
+# Which cog answers which kind.
+COGS = {"toepboard": "LeaderboardCog", "toeplearn": "LearnCog", "toepset": "SettingsCog",
+        "toepban": "BansCog"}
+KINDS = tuple(COGS)
 TEMPLATE = re.compile(r"(?P<kind>toepboard|toeplearn|toepset|toepban):(?P<rest>.*)", re.DOTALL)
+GUILDLESS = frozenset({"toeplearn"})
+
+
+class ComponentCog(Protocol):
+    async def on_component(self, interaction: discord.Interaction, guild_id: int, what: str,
+                           lang: Lang) -> None:
+        """A click of this cog's kind (`guild_id` 0 for the guildless kinds)."""
+        ...
 
 
 class CommunityItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
@@ -34,10 +48,21 @@ class CommunityItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPL
         return cls(item, match["kind"], match["rest"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog: CommunityCog | None = interaction.client.get_cog(  # type: ignore[attr-defined]
-            "CommunityCog")
+        lang = lang_for_locale(interaction.locale)
+        cog: ComponentCog | None = interaction.client.get_cog(  # type: ignore[attr-defined]
+            COGS[self.kind])
         if cog is None:
-            log.error("a %s component was clicked but the community cog is not loaded",
-                      self.kind)
+            log.error("a %s component was clicked but its cog is not loaded", self.kind)
             return
-        await cog.on_component(interaction, self.kind, self.rest)
+        try:
+            if self.kind in GUILDLESS:
+                await cog.on_component(interaction, 0, self.rest, lang)
+                return
+            guild_text, _, what = self.rest.partition(":")
+            if not guild_text.isdigit() or int(guild_text) != (interaction.guild_id or 0):
+                await say(interaction, t(lang, "click.forged"))
+                return
+            await cog.on_component(interaction, int(guild_text), what, lang)
+        except Exception:
+            log.exception("a %s click failed", self.kind)
+            await say(interaction, t(lang, "community.error"))

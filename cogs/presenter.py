@@ -21,11 +21,13 @@ import discord
 
 from cogs.buttons import unlistened
 from cogs.i18n import Lang, lang_for_locale
+from cogs.permissions import lost_reason
 from cogs.render import (
     Rendered,
     hand_panel,
     lobby_message,
-    names_of,
+    panel_notice,
+    raw_names,
     table_message,
     turn_ping,
 )
@@ -41,6 +43,8 @@ log = logging.getLogger(__name__)
 
 EDIT_INTERVAL = 1.0  # seconds between two edits of one table message
 PANEL_LIFETIME = timedelta(minutes=14, seconds=30)  # tokens last 15 minutes
+PANEL_WARNING = timedelta(minutes=3)  # a panel says this long before that it will stop
+_EXPIRED = ":expired"
 REPOST_AFTER = timedelta(minutes=55)  # before Discord's hour of edits runs out
 
 
@@ -69,6 +73,8 @@ class Shown:
     ping_key: str = ""
     picture_key: str = ""  # rounds done, game over: which slate picture is shown
     edits: int = 0
+    table: Table | None = None
+    lost: bool = False  # the channel is gone, or the bot may not post there
 
 
 class Presenter:
@@ -89,7 +95,7 @@ class Presenter:
         shown = self.shown.setdefault(table.id, Shown())
         if shown.message_id is None and shown.snap is None:
             shown.message_id = table.row.message_id
-        shown.snap = snap
+        shown.snap, shown.table = snap, table
         shown.updates.update({u.user_id: u for u in updates})
         shown.dirty = True
         if shown.task is None or shown.task.done():
@@ -115,8 +121,19 @@ class Presenter:
                                  self._guarded(self._show_and_ping(table_id, shown, snap)))
 
     async def _show_and_ping(self, table_id: int, shown: Shown, snap: TableSnapshot) -> None:
-        await self._show_table(table_id, shown, snap)
-        await self._ping(shown, snap)
+        if shown.lost:
+            return  # the hand panels still show how the table ended
+        try:
+            await self._show_table(table_id, shown, snap)
+            await self._ping(shown, snap)
+        except discord.HTTPException as err:
+            reason = lost_reason(err)
+            if reason is None or shown.table is None:
+                raise
+            log.warning("table %s: Discord refused it for good (%s %s): %s",
+                        table_id, err.status, err.code, reason)
+            shown.lost = True
+            await shown.table.lose_channel(reason)
 
     async def _guarded(self, work: Awaitable[None]) -> None:
         try:
@@ -165,7 +182,7 @@ class Presenter:
         if key == shown.picture_key:
             return None
         shown.picture_key = key
-        names = names_of(snap)
+        names = raw_names(snap)  # a picture shows no markdown: the names as they are
         if over:
             picture = await asyncio.to_thread(standings_picture, view, names, lang)
         else:
@@ -255,13 +272,19 @@ class Presenter:
             panel = self.panels.get((snap.table_id, user_id))
             if panel is None:
                 continue
-            if self.now() - panel.opened > PANEL_LIFETIME:
-                del self.panels[(snap.table_id, user_id)]
+            stops = panel.opened + PANEL_LIFETIME
+            if panel.shown.endswith(_EXPIRED):
+                del self.panels[(snap.table_id, user_id)]  # its last edit said so
                 continue
-            key = self.panel_key(snap, update)
+            # Near its end the panel says when it stops following the game,
+            # and at the end that it did: never a panel frozen in silence.
+            now = self.now()
+            notice = panel_notice(stops, now, panel.lang) if now >= stops - PANEL_WARNING else None
+            key = self.panel_key(snap, update) + (_EXPIRED if now >= stops else
+                                                  ":warned" if notice else "")
             if key == panel.shown:
                 continue
-            rendered = hand_panel(snap, update.view, panel.lang, self.now())
+            rendered = hand_panel(snap, update.view, panel.lang, now, notice=notice)
             try:
                 await panel.interaction.edit_original_response(
                     content=rendered.content, embed=rendered.embed,

@@ -7,7 +7,7 @@ snapshot's PublicView only; the hand panel adds one seat's SeatView.
 
 from __future__ import annotations
 
-from .render_hand import ask_line, hand_panel, panel_view
+from .render_hand import ask_line, hand_panel, panel_notice, panel_view
 from .render_lobby import lobby_message, lobby_view, rule_lines
 from .render_table import table_message, table_view, turn_line
 from .render_text import (
@@ -17,6 +17,8 @@ from .render_text import (
     happening_line,
     hint_text,
     names_of,
+    plain,
+    raw_names,
     refusal,
     timestamp,
 )
@@ -33,7 +35,10 @@ __all__ = [
     "lobby_message",
     "lobby_view",
     "names_of",
+    "panel_notice",
     "panel_view",
+    "plain",
+    "raw_names",
     "refusal",
     "rule_lines",
     "rules_topic",

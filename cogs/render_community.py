@@ -33,6 +33,7 @@ from .render_text import (
     MAX_TITLE,
     Rendered,
     clip,
+    plain,
     timestamp,
 )
 
@@ -160,7 +161,7 @@ def _history_line(entry: HistoryEntry, lang: str) -> str:
     game = entry.game
     when = game.finished_at or game.started_at or game.created_at
     mine = next((s for s in entry.seats if s.seat == entry.seat), None)
-    others = [discord.utils.escape_markdown(s.name) for s in entry.seats if s.seat != entry.seat]
+    others = [plain(s.name) for s in entry.seats if s.seat != entry.seat]
     if game.status == "ended":
         result = t(lang, "history.result.ended")
     elif mine is not None and mine.place == 1:

@@ -27,6 +27,7 @@ from .render_text import (
     join_list,
     marks_text,
     names_of,
+    timestamp,
 )
 
 log = logging.getLogger(__name__)
@@ -51,15 +52,25 @@ _ACTIONS: tuple[tuple[str, discord.ButtonStyle], ...] = (
 
 
 def hand_panel(snap: TableSnapshot, seat: SeatView, lang: str,
-               now: datetime | None = None, hint: str | None = None) -> Rendered:
+               now: datetime | None = None, hint: str | None = None,
+               notice: str | None = None) -> Rendered:
     """`seat`'s private panel. Game buttons carry `snap.stamp`. `hint` is a
-    line from `hint_text`, if the cog asked engine.bots.hints for one."""
+    line from `hint_text`, if the cog asked engine.bots.hints for one;
+    `notice` one from `panel_notice`."""
     names = names_of(snap)
     embed = discord.Embed(title=clip(t(lang, "hand.title"), MAX_TITLE), colour=HAND_COLOUR)
-    lines = _lines(snap, seat, names, lang, now) + ([hint] if hint else [])
+    lines = _lines(snap, seat, names, lang, now) + [line for line in (hint, notice) if line]
     embed.description = clip("\n".join(lines), MAX_DESCRIPTION)
     view = panel_view(snap, seat, lang)
     return Rendered(None, embed, view if view.children else None)
+
+
+def panel_notice(stops: datetime, now: datetime, lang: str) -> str:
+    """The line of a panel whose interaction token runs out soon (Discord
+    lets a panel be edited for 15 minutes): when it stops following the game."""
+    if now >= stops:
+        return t(lang, "hand.expired")
+    return t(lang, "hand.expiring", time=timestamp(stops))
 
 
 def _lines(snap: TableSnapshot, seat: SeatView, names: Sequence[str], lang: str,

@@ -30,6 +30,7 @@ from .render_text import (
     names_of,
     timestamp,
 )
+from .standings import placed
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +88,8 @@ def _title(public: PublicView, lang: str, over: bool) -> str:
 def _head(snap: TableSnapshot, public: PublicView, names: Sequence[str], lang: str,
           now: datetime, over: bool) -> list[str]:
     if snap.status is Status.ENDED:
-        key = {"admin": "table.ended.admin", "idle": "table.ended.idle"}.get(
-            snap.end_reason or "", "table.ended.other")
+        key = f"table.ended.{snap.end_reason}" if snap.end_reason in ENDED_REASONS else (
+            "table.ended.other")
         return [t(lang, key)]
     if over:
         return [] if public.winner is None else [
@@ -103,8 +104,15 @@ def _head(snap: TableSnapshot, public: PublicView, names: Sequence[str], lang: s
     return lines
 
 
+# Why a game ended unrated: each has its text, table.ended.<reason>.
+ENDED_REASONS = frozenset({"admin", "idle", "save_failed", "channel_gone", "no_permission"})
+
+
 def clock_text(clock: Clock | None, lang: str, now: datetime | None) -> str:
-    """A live countdown, or nothing when no clock runs (or it ran out before `now`)."""
+    """A live countdown, or nothing when no clock runs (or it ran out before `now`);
+    during an outage, that the clock waits (a countdown would lie)."""
+    if clock is not None and clock.paused:
+        return t(lang, "clock.paused")
     if clock is None or clock.deadline is None:
         return ""
     if now is not None and clock.deadline <= now:
@@ -180,7 +188,9 @@ def seat_notes(public: PublicView, seat: int, lang: str) -> list[str]:
 
 def _slates(snap: TableSnapshot, public: PublicView, names: Sequence[str], lang: str) -> str:
     bots = {s.index for s in snap.seats if s.is_bot}
-    turn = set() if public.over or public.window else set(waiting_seats(snap, public))
+    # Nobody is on turn at a table that was ended (its game stopped, not over).
+    done = public.over or snap.status is not Status.PLAYING
+    turn = set() if done or public.window else set(waiting_seats(snap, public))
     lines = []
     for seat in range(public.seats):
         marker = "▶" if seat in turn else "▫"
@@ -211,10 +221,9 @@ def recent_text(recent: Sequence[Happening], names: Sequence[str], lang: str,
 
 
 def _standings(public: PublicView, names: Sequence[str], lang: str) -> str:
-    order = sorted(range(public.seats),
-                   key=lambda s: (s != public.winner, public.forfeited[s], public.marks[s], s))
-    return "\n".join(
-        t(lang, "table.standing", place=place, name=names[s], marks=public.marks[s],
-          limit=public.rules.limit)
-        + (f" · {', '.join(seat_notes(public, s, lang))}" if seat_notes(public, s, lang) else "")
-        for place, s in enumerate(order, start=1))
+    lines = []
+    for place, s in placed(public):
+        notes = seat_notes(public, s, lang)
+        lines.append(t(lang, "table.standing", place=place, name=names[s], marks=public.marks[s],
+                       limit=public.rules.limit) + (f" · {', '.join(notes)}" if notes else ""))
+    return "\n".join(lines)

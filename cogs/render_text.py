@@ -14,7 +14,6 @@ from datetime import datetime
 from functools import cache
 
 import discord
-from discord.utils import escape_markdown
 
 from engine import events as ev
 from engine.cards import Card, CardError, parse_card
@@ -84,13 +83,29 @@ def marks_text(count: int, lang: str) -> str:
     return t(lang, "marks.one" if count == 1 else "marks.many", count=count)
 
 
-def names_of(snap: TableSnapshot) -> tuple[str, ...]:
-    """Seat names, safe to put in markdown."""
+# Every character that Discord's markdown gives a meaning: formatting, quotes,
+# headings, lists, masked links (`[a](b)`), mentions (`<@1>`, `@everyone`),
+# timestamps (`<t:0:R>`), custom emoji (`<:a:1>`, `:a:`) and links (`https://`).
+# A backslash before any of them shows the character itself.
+_MEANINGFUL = re.compile(r"([\\`*_~|>#\-\[\]()<@:/])")
+
+
+def plain(name: str) -> str:
+    """A name (a person's own text) shown as the characters it is, never as a
+    mention, a time, a link or formatting; on one line."""
+    return _MEANINGFUL.sub(r"\\\1", " ".join(name.split()))
+
+
+def raw_names(snap: TableSnapshot) -> tuple[str, ...]:
+    """Seat names as the players chose them (for pictures and alt text)."""
     if snap.view is not None:
-        raw: Sequence[str] = snap.view.players
-    else:
-        raw = [s.name for s in snap.seats]
-    return tuple(escape_markdown(name) for name in raw)
+        return tuple(snap.view.players)
+    return tuple(s.name for s in snap.seats)
+
+
+def names_of(snap: TableSnapshot) -> tuple[str, ...]:
+    """Seat names, safe to put in markdown (see `plain`)."""
+    return tuple(plain(name) for name in raw_names(snap))
 
 
 def seat_name(names: Sequence[str], seat: int | None, lang: str) -> str:
@@ -304,7 +319,7 @@ def _waiting_name(value: object, lang: str, names: Sequence[str]) -> str:
     seat = int(match.group(1))
     if seat < len(names):
         return names[seat]
-    return escape_markdown(str(value)[match.start(0) + len(f"seat {seat} ("):-1])
+    return plain(str(value)[match.start(0) + len(f"seat {seat} ("):-1])
 
 
 def _card_text(text: str, lang: str) -> str:

@@ -34,6 +34,7 @@ from engine.state import RoundSummary
 from engine.views import PublicView
 
 from .i18n import t
+from .standings import placed
 
 log = logging.getLogger(__name__)
 
@@ -147,23 +148,11 @@ def round_lines(view: PublicView, names: Sequence[str],
 
 
 def standings(view: PublicView, names: Sequence[str]) -> list[Standing]:
-    """The final standings: the winner first, then by marks, forfeits last
-    (as the table message lists them); equal marks share a place."""
-    order = sorted(range(view.seats),
-                   key=lambda s: (s != view.winner, view.forfeited[s], view.marks[s], s))
-    out: list[Standing] = []
-    previous: tuple[bool, bool, int] | None = None
-    place = 0
-    for rank, s in enumerate(order, start=1):
-        key = (s != view.winner, view.forfeited[s], view.marks[s])
-        if key != previous:
-            place = rank
-            previous = key
-        out.append(Standing(place, SlateLine(
-            name=names[s], marks=view.marks[s], out=view.out[s] and view.winner != s
-            and not view.forfeited[s], forfeited=view.forfeited[s],
-            winner=view.winner == s)))
-    return out
+    """The final standings (cogs.standings): equal marks share a place."""
+    return [Standing(place, SlateLine(
+        name=names[s], marks=view.marks[s], out=view.out[s] and view.winner != s
+        and not view.forfeited[s], forfeited=view.forfeited[s],
+        winner=view.winner == s)) for place, s in placed(view)]
 
 
 # --- text -------------------------------------------------------------------------------

@@ -62,10 +62,10 @@ async def _load_parts(conn: aiosqlite.Connection, games: list[Game]) -> list[Loa
     for row in await _rows_of(conn, "invites", "user_id", "user_id", ids):
         invites[row[0]].add(row["user_id"])
     events = await _bodies_of(conn, "game_events", ids)
-    deals = await _bodies_of(conn, "game_deals", ids)
+    chance = await _bodies_of(conn, "game_deals", ids)
     bases = await _round_bases_of(conn, ids)
     return [
-        LoadedGame(g, seats[g.id], frozenset(invites[g.id]), events[g.id], deals[g.id],
+        LoadedGame(g, seats[g.id], frozenset(invites[g.id]), events[g.id], chance[g.id],
                    bases.get(g.id))
         for g in games
     ]

@@ -11,6 +11,7 @@ from typing import Literal
 
 import aiosqlite
 
+from data.chance_log import fold
 from data.errors import GameStateError, NotFoundError
 from data.jsonutil import JSONObject, load_object
 from data.times import from_db, from_db_opt
@@ -71,7 +72,9 @@ class LoadedGame:
     seats: tuple[Seat, ...]
     invites: frozenset[int]
     events: tuple[JSONObject, ...]
-    deals: tuple[JSONObject, ...]
+    # The chance log's rows (data/chance_log.py): deals, and reshuffles as
+    # rows of their own; `record()` folds them into the record's `deals`.
+    chance_rows: tuple[JSONObject, ...]
     # The base of the round in play (engine/round_base.py), if one was saved:
     # a shortcut for restoring, never needed for the record.
     round_base: JSONObject | None = None
@@ -84,7 +87,7 @@ class LoadedGame:
             "players": [seat.name for seat in self.seats],
             "first_leader": self.game.first_leader,
             "seed": self.game.seed,
-            "deals": [dict(deal) for deal in self.deals],
+            "deals": fold(self.chance_rows),
             "events": [dict(event) for event in self.events],
         }
 

@@ -1,4 +1,4 @@
-"""`Game`: the rules of RULES.md as a state machine.
+"""`Game`: the rules of docs/rules.md as a state machine.
 
 The contract (after OpenSpiel and pokerkit): `waiting()` says which seats the
 game waits for (public: it never hangs on a hidden card), `legal_events(seat)`
@@ -203,7 +203,7 @@ class Game:
         game.phase, game.kind, game._out = WINDOW, NORMAL, []
         game._reset_round()
         game._begin_round(base.kind)
-        game.opening = ()
+        game.opening = tuple(game._out)  # the round's beginning, as a live game told it
         return game
 
     def clone(self, chance: Chance | None = None) -> Game:

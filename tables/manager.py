@@ -9,12 +9,13 @@ import random
 from collections.abc import Iterator
 
 from data import games
+from data.errors import ChannelBusyError
 from data.games import LoadedGame, Seat
 from engine.rules import TableRules
 from tables.errors import Refusal
 from tables.log_safe import log_failure
 from tables.snapshot import SeatInfo, Status
-from tables.table import Table, TableDeps, seat_infos
+from tables.table import Table, TableDeps, refuse_banned, seat_infos
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +25,12 @@ class TableManager:
         self.deps = deps
         self.tables: dict[int, Table] = {}
         self._rng = rng or random.Random()
+        deps.reach.watch(self._reach_changed)
+
+    def _reach_changed(self) -> None:
+        """An outage began or ended somewhere: each table sees whether it is its own."""
+        for table in list(self.tables.values()):
+            table.reach_changed()
 
     def __iter__(self) -> Iterator[Table]:
         return iter(list(self.tables.values()))
@@ -42,11 +49,16 @@ class TableManager:
         """A new lobby with the host seated. One open table per channel."""
         if self.in_channel(channel_id) is not None:
             raise Refusal("channel_busy")
+        if public:
+            await refuse_banned(self.deps, guild_id, [(host_id, host_name)], host_id)
         seed = self._rng.getrandbits(62)
-        row = await games.create_game(
-            self.deps.db, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-            public=public, rules=rules.to_json(), seed=seed, now=self.deps.clock.now(),
-            seats=[Seat(0, host_name, user_id=host_id)])
+        try:  # the database has the last word: two racing creates pass the check above
+            row = await games.create_game(
+                self.deps.db, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+                public=public, rules=rules.to_json(), seed=seed, now=self.deps.clock.now(),
+                seats=[Seat(0, host_name, user_id=host_id)])
+        except ChannelBusyError:
+            raise Refusal("channel_busy") from None
         table = Table(row, [SeatInfo(0, host_id, None, host_name)], set(), self.deps)
         self.tables[row.id] = table
         table.arm_lobby_timeout()

@@ -39,7 +39,7 @@ CHECK_ABOVE = 0.45
 CALL_BIAS = 1.0
 # A round won counts as this many marks saved in the search (the duel counts
 # rounds won as well as marks). It makes toeps that the others fold to, and
-# calls, pay more (engine.duel, 1600 rounds seed 1, with the reading of card
+# calls, pay more (cli.duel, 1600 rounds seed 1, with the reading of card
 # play in `sampling`: 0 wins 25% of rounds vs three normal players, 1.0 30%,
 # 2.0 32% at 1.50 marks/round against normal's 1.69, 3.0 32.5% at 1.55).
 WIN_BONUS = 2.0

@@ -11,6 +11,7 @@ from cogs.i18n import t
 from cogs.render import hand_panel, happening_line, table_message
 from cogs.render_hand import answer_verbs
 from cogs.render_text import card_label
+from cogs.slate_picture import standings
 from engine import events as ev
 from engine.cards import DECK
 from engine.views import seat_view
@@ -103,3 +104,24 @@ def test_panel_answers_follow_the_phase() -> None:
                                      seat_view(moment.game, seat, moment.snap.view))
     # Random games reach most decisions; each renders as a button.
     assert {"toep", "call", "fold", "vuile_was", "pass", "check", "believe"} <= seen
+
+
+def test_final_standings_share_places_as_the_slate_picture_does() -> None:
+    """Players with equal marks share a place in the message, as in the picture."""
+    tied = 0
+    for seed in range(40):
+        *_, last = random_moments(seed, every=0.0)
+        public = last.snap.view
+        if public is None or not public.over:
+            continue
+        names = [f"P{i}" for i in range(public.seats)]
+        field = next(f for f in (table_message(last.snap, "en", NOW).embed or discord.Embed())
+                     .fields if f.name == t("en", "table.standings"))
+        lines = (field.value or "").split("\n")
+        for row, line in zip(standings(public, names), lines, strict=True):
+            assert line.startswith(t("en", "table.standing", place=row.place,
+                                     name=row.line.name, marks=row.line.marks,
+                                     limit=public.rules.limit))
+        places = [row.place for row in standings(public, names)]
+        tied += len(places) != len(set(places))
+    assert tied, "no game with a tie: the test proves nothing"

@@ -56,7 +56,7 @@ async def test_deals_follow_the_same_rule(db: Database) -> None:
     assert await append_deals(db, game.id, 0, [DEAL, DEAL]) == 2
     with pytest.raises(LogOrderError, match="deals log"):
         await append_deals(db, game.id, 0, [DEAL])
-    assert len((await load_game(db, game.id)).deals) == 2
+    assert len((await load_game(db, game.id)).chance_rows) == 2
 
 
 async def test_only_a_game_in_play_takes_entries(db: Database) -> None:

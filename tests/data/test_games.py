@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from data.db import Database
-from data.errors import GameStateError, NotFoundError
+from data.errors import ChannelBusyError, GameStateError, NotFoundError
 from data.games import (
     Seat,
     SeatResult,
@@ -46,7 +46,7 @@ async def test_create_and_load_a_lobby(db: Database) -> None:
     assert loaded.game == game
     assert loaded.seats == (Seat(0, "host", user_id=7),)
     assert loaded.invites == frozenset({8, 9})
-    assert loaded.events == () and loaded.deals == ()
+    assert loaded.events == () and loaded.chance_rows == ()
 
 
 async def test_lobby_changes(db: Database) -> None:
@@ -81,7 +81,7 @@ async def test_start_writes_seats_leader_and_first_deal(db: Database) -> None:
     assert started.first_leader == 1 and started.started_at == later
     loaded = await load_game(db, game.id)
     assert [seat.user_id for seat in loaded.seats] == [2, 1]
-    assert loaded.deals == (DEAL,)
+    assert loaded.chance_rows == (DEAL,)
 
 
 async def test_start_refuses_gaps_in_seats(db: Database) -> None:
@@ -148,7 +148,7 @@ async def test_load_unfinished_round_trip(db: Database) -> None:
     assert [item.game.id for item in loaded] == [waiting.id, running.id]
     assert loaded[0].invites == frozenset({3}) and loaded[0].events == ()
     assert loaded[1].events == (*events, {"seat": 1, "do": "toep"})
-    assert loaded[1].deals == (DEAL,)
+    assert loaded[1].chance_rows == (DEAL,)
     assert [s.computer for s in loaded[1].seats] == [None, None, "normal"]
     assert loaded[1] == await load_game(db, running.id)
 
@@ -167,3 +167,15 @@ async def test_record_is_a_replay_document(db: Database) -> None:
         "deals": [DEAL],
         "events": [{"do": "close_window"}],
     }
+
+
+async def test_a_channel_holds_one_open_table(db: Database) -> None:
+    first = await create_game(db, guild_id=GUILD, channel_id=CHANNEL, host_id=1, public=True,
+                              rules={}, seed=1, now=NOW)
+    with pytest.raises(ChannelBusyError):
+        await create_game(db, guild_id=GUILD, channel_id=CHANNEL, host_id=2, public=True,
+                          rules={}, seed=2, now=NOW)
+    await cancel_game(db, first.id, NOW)
+    again = await create_game(db, guild_id=GUILD, channel_id=CHANNEL, host_id=2, public=True,
+                              rules={}, seed=2, now=NOW)
+    assert again.status == "lobby"

@@ -26,7 +26,7 @@ async def test_appends_of_many_games_are_saved_together(db: Database) -> None:
                            for g in games))
     for game in games:
         loaded = await load_game(db, game.id)
-        assert [e["n"] for e in loaded.events] == [0, 1, 2] and len(loaded.deals) == 1
+        assert [e["n"] for e in loaded.events] == [0, 1, 2] and len(loaded.chance_rows) == 1
 
 
 async def test_one_game_twice_in_a_batch_continues_its_log(db: Database) -> None:

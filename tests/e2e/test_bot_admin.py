@@ -1,6 +1,6 @@
 """Admins and languages: `/toep end` for a stuck table (Manage Server only,
 unrated); the table message in the guild's language, ephemeral replies in the
-clicking user's language (DESIGN.md, issue 5)."""
+clicking user's language (docs/design.md, issue 5)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,16 @@ from pathlib import Path
 
 from cogs.i18n import t
 from data import games
+from engine.game import Phase
 from tables.snapshot import Status
-from tests.e2e.toep_world import open_private_table, open_world, panel_button, reply, start
+from tests.e2e.toep_world import (
+    careful,
+    open_private_table,
+    open_world,
+    panel_button,
+    reply,
+    start,
+)
 
 
 async def test_an_admin_ends_a_stuck_table_unrated(tmp_path: Path) -> None:
@@ -23,6 +31,8 @@ async def test_an_admin_ends_a_stuck_table_unrated(tmp_path: Path) -> None:
         assert table.status is Status.PLAYING and table.row.public
         old = await world.panel("bram")
         assert old is not None
+        await world.drive(careful, lambda tb: tb.game is not None and tb.game.phase is Phase.PLAY)
+        assert "▶" in (await world.wait_table_message("▶")).text  # someone is on turn
 
         # A member without Manage Server is refused, whatever the client let through.
         res = await world.slash("cara", "toep end")
@@ -38,6 +48,7 @@ async def test_an_admin_ends_a_stuck_table_unrated(tmp_path: Path) -> None:
         assert saved.game.status == "ended" and not saved.game.rated
         message = await world.wait_table_message(t("en", "table.ended.admin"))
         assert message.buttons() == []
+        assert "▶" not in message.text  # nobody is on turn at an ended table
 
         # Its buttons answer that the game is over; the channel is free again.
         custom_id = panel_button(old, "pass")

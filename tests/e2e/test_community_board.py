@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from data import bans, gamelog, games, guilds, stats
+from data.chance_log import ChanceLog
 from data.db import Database
 from data.games import Seat, SeatResult
 from engine.bots import make_bot
@@ -21,7 +22,6 @@ from engine.chance import RandomChance
 from engine.game import Game
 from engine.record import to_record
 from engine.rules import TableRules
-from tables.chance_log import ChanceLog
 from tables.clock import SystemClock
 from tables.results import results
 from tests.e2e.fake_discord.models import Message
@@ -55,7 +55,7 @@ async def store_game(db: Database, guild_id: int, people: Sequence[tuple[int, st
     now = datetime.now(UTC)
     seats = [Seat(i, name, user_id=user) for i, (user, name) in enumerate(people)]
     seats += [Seat(len(people) + i, f"Bot {i + 1}", computer="easy") for i in range(computers)]
-    row = await games.create_game(db, guild_id=guild_id, channel_id=1, host_id=people[0][0],
+    row = await games.create_game(db, guild_id=guild_id, channel_id=seed, host_id=people[0][0],
                                   public=True, rules=game.rules.to_json(), seed=seed, now=now,
                                   seats=seats)
     await games.start_game(db, row.id, seats=seats, first_leader=game.first_leader, now=now)
@@ -303,6 +303,15 @@ async def test_bans_listed_and_lifted(world: World) -> None:
     refused = await joined.wait_followups(1)
     assert "You may not join public tables until" in refused[0].text
     assert world.table().seat_of(bram) is None
+
+    # a member without Manage Server who presses it is refused in words, and nothing changes
+    denied = await world.fake.click(world.people["anna"], panel, button["custom_id"],
+                                     permissions=0)
+    assert "can see and lift bans" in original(denied).text
+    denied = await world.fake.click(world.people["anna"], panel, button["custom_id"],
+                                     permissions=0, locale="nl")
+    assert "schorsingen zien en opheffen" in original(denied).text
+    assert await bans.active_ban(db, guild, bram, datetime.now(UTC)) is not None
 
     await world.fake.click(world.people["anna"], panel, button["custom_id"])
     await world.fake.wait_for(lambda: "is lifted" in panel.text)

@@ -62,6 +62,8 @@ def _apply_fields(
         message.embeds = copy.deepcopy(body["embeds"] or [])
     if "components" in body:
         message.components = copy.deepcopy(body["components"] or [])
+    if "allowed_mentions" in body:
+        message.allowed_mentions = copy.deepcopy(body["allowed_mentions"])
     message.attachments = _attachments(core, message, body, uploads, creating)
     _resolve_attachment_urls(message)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,6 +79,8 @@ class Channel:
     name: str
     type: int = 0  # GUILD_TEXT
     position: int = 0
+    deleted: bool = False  # every route on it answers 404 10003 Unknown Channel
+    denied: dict[int, int] = field(default_factory=dict)  # member overwrites: user id -> deny
 
     def payload(self) -> Json:
         return {
@@ -86,7 +89,10 @@ class Channel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [
+                {"id": str(user_id), "type": 1, "allow": "0", "deny": str(deny)}
+                for user_id, deny in self.denied.items()
+            ],
             "nsfw": False,
             "topic": None,
             "last_message_id": None,
@@ -142,6 +148,13 @@ class Guild:
             value |= self.roles[role_id].permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
 
+    def permissions_in(self, user_id: int, channel: Channel) -> int:
+        """Permissions in one channel: the guild's, less the member's channel overwrite."""
+        value = self.permissions_of(user_id)
+        if value == ALL_PERMISSIONS:  # owner and administrators ignore overwrites
+            return value
+        return value & ~channel.denied.get(user_id, 0)
+
     def payload(self, member_ids: list[int]) -> Json:
         return {
             **_GUILD_DEFAULTS,
@@ -150,7 +163,7 @@ class Guild:
             "owner_id": str(self.owner_id),
             "preferred_locale": self.preferred_locale,
             "roles": [r.payload() for r in self.roles.values()],
-            "channels": [c.payload() for c in self.channels.values()],
+            "channels": [c.payload() for c in self.channels.values() if not c.deleted],
             "members": [self.members[m].payload() for m in member_ids],
             "member_count": len(self.members),
             "joined_at": self.joined_at,
@@ -253,6 +266,7 @@ class Message:
     edited_timestamp: str | None = None
     edits: list[Edit] = field(default_factory=list)
     deleted: bool = False
+    allowed_mentions: Json | None = None  # as the bot last sent it (None: not sent)
 
     @property
     def ephemeral(self) -> bool:
@@ -267,6 +281,14 @@ class Message:
     def text(self) -> str:
         """Everything a user reads: content, embed texts, components-v2 text displays."""
         return text_of(self.content, self.embeds, self.components)
+
+    @property
+    def notified(self) -> frozenset[str]:
+        """Whom Discord notifies for the content's mentions: user ids as text,
+        "role:<id>", "everyone" (also for @here). A mention counts even behind
+        a backslash: only `allowed_mentions` keeps it from notifying (all kinds
+        notify when the bot sent none)."""
+        return notified(self.content, self.allowed_mentions)
 
     def buttons(self) -> list[Json]:
         return [c for c in iter_components(self.components) if c.get("type") == 2]
@@ -305,3 +327,26 @@ class Message:
         if self.interaction_metadata is not None:
             data["interaction_metadata"] = self.interaction_metadata
         return data
+
+
+_USER_MENTION = re.compile(r"<@!?([0-9]+)>")
+_ROLE_MENTION = re.compile(r"<@&([0-9]+)>")
+_EVERYONE = re.compile(r"@(everyone|here)")
+
+
+def notified(content: str, allowed: Json | None) -> frozenset[str]:
+    """Discord's rule: without allowed_mentions every mention in the content
+    notifies; with it, a kind in `parse` does, and the ids in `users`/`roles`."""
+    parse = {"users", "roles", "everyone"} if allowed is None else set(allowed.get("parse", []))
+    users = {str(u) for u in (allowed or {}).get("users", [])}
+    roles = {str(r) for r in (allowed or {}).get("roles", [])}
+    out: set[str] = set()
+    for user in _USER_MENTION.findall(content):
+        if "users" in parse or user in users:
+            out.add(user)
+    for role in _ROLE_MENTION.findall(content):
+        if "roles" in parse or role in roles:
+            out.add(f"role:{role}")
+    if "everyone" in parse and _EVERYONE.search(content):
+        out.add("everyone")
+    return frozenset(out)

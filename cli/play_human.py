@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
+from cli.terminal_render import event_label, question, render_status, silence_label
 from engine import events as ev
 from engine.cards import CardError, parse_card
 from engine.errors import IllegalEvent
 from engine.events import Event
-from engine.terminal_render import event_label, question, render_status, silence_label
 from engine.views import SeatView
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})

@@ -1,8 +1,8 @@
-"""`python -m engine.play`: a game of Toepen in the terminal against the computer.
+"""`python -m cli.play`: a game of Toepen in the terminal against the computer.
 
-    python -m engine.play                          # you and 3 computer players, level normal
-    python -m engine.play --players 5 --level hard --limit 10 --name Sanne
-    python -m engine.play --levels easy,hard --rules '{"dead_man": false}' --seed 7
+    python -m cli.play                             # you and 3 computer players, level normal
+    python -m cli.play --players 5 --level hard --limit 10 --name Sanne
+    python -m cli.play --levels easy,hard --rules '{"dead_man": false}' --seed 7
 
 You sit at seat 0. Every move goes through the engine; the computer players
 are asked the way engine/bots/runner.py asks them (you are asked the same way,
@@ -24,17 +24,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NoReturn, TextIO
 
+from cli.cli_args import UsageError, add_rule_flags, check_level, flag_values, table_rules
+from cli.play_human import HumanPlayer, LineSource, WalkOut
+from cli.terminal_render import cards_text, describe, render_slates
 from engine import events as ev
 from engine.bots import Bot, make_bot
 from engine.bots.runner import next_event
 from engine.chance import RandomChance
-from engine.cli_args import UsageError, add_rule_flags, check_level, flag_values, table_rules
 from engine.events import Happening
 from engine.game import Game
-from engine.play_human import HumanPlayer, LineSource, WalkOut
 from engine.record import to_record
 from engine.rules import TableRules
-from engine.terminal_render import cards_text, describe, render_slates
 from engine.views import public_view, seat_view
 
 HUMAN = 0
@@ -64,7 +64,7 @@ class PlayArgs:
 
 
 def _parser() -> _Parser:
-    p = _Parser(prog="python -m engine.play", description="Toepen against the computer.")
+    p = _Parser(prog="python -m cli.play", description="Toepen against the computer.")
     p.add_argument("--players", type=int, help=f"players, you included, 2-8 "
                    f"(default {DEFAULT_PLAYERS}, or one more than --levels)")
     p.add_argument("--level", default=DEFAULT_LEVEL,

@@ -1,4 +1,4 @@
-"""`python -m engine.play`: the terminal game, played through its input and output."""
+"""`python -m cli.play`: the terminal game, played through its input and output."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from cli.play import main
+from cli.play_human import HumanPlayer, WalkOut, menu
 from engine import events as ev
 from engine.chance import RandomChance
 from engine.game import Game, Phase
-from engine.play import main
-from engine.play_human import HumanPlayer, WalkOut, menu
 from engine.record import replay_json, result
 from engine.rules import TableRules
 from engine.views import seat_view

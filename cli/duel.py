@@ -1,9 +1,9 @@
-"""`python -m engine.duel`: computer levels against each other.
+"""`python -m cli.duel`: computer levels against each other.
 
-    python -m engine.duel --seats hard,normal,normal,normal --rounds 4000 --seed 1
-    python -m engine.duel --seats random,random,random --rounds 300 --games 20 --json
+    python -m cli.duel --seats hard,normal,normal,normal --rounds 4000 --seed 1
+    python -m cli.duel --seats random,random,random --rounds 300 --games 20 --json
 
-Rounds: duplicate deals (see engine/duel_play.py). `--rounds` counts rounds in
+Rounds: duplicate deals (see cli/duel_play.py). `--rounds` counts rounds in
 all, deals × rotations; it is rounded up to whole deals (the number of seats
 rotations each) and the output gives the rounds actually played. A round is a
 fresh game played until its first round ends. The 95% intervals of the round
@@ -34,10 +34,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import NoReturn, TextIO, TypeVar
 
+from cli.cli_args import UsageError, check_level, table_rules
+from cli.duel_play import DealResult, DuelSetup, GameResult, play_deal, play_game
+from cli.duel_stats import Interval, mean_interval, percentile, wilson_interval
 from engine.bots import LEVELS
-from engine.cli_args import UsageError, check_level, table_rules
-from engine.duel_play import DealResult, DuelSetup, GameResult, play_deal, play_game
-from engine.duel_stats import Interval, mean_interval, percentile, wilson_interval
 
 T = TypeVar("T")
 
@@ -75,7 +75,7 @@ class LevelSummary:
 
 
 def _parser() -> _Parser:
-    p = _Parser(prog="python -m engine.duel", description="Computer levels against each other.")
+    p = _Parser(prog="python -m cli.duel", description="Computer levels against each other.")
     p.add_argument("--seats", required=True,
                    help=f"comma-separated level per seat, 2-8 seats; levels: {', '.join(LEVELS)}")
     p.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,

@@ -1,4 +1,4 @@
-"""`python -m engine.duel`: duplicate deals, intervals over deals, output, arguments."""
+"""`python -m cli.duel`: duplicate deals, intervals over deals, output, arguments."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from engine import duel_play
+from cli import duel_play
+from cli.duel import main, summarize
+from cli.duel_play import DealResult, DuelSetup, deal_seed, new_game, play_deal, seating
+from cli.duel_stats import mean_interval, percentile, wilson_interval
 from engine.bots import LEVELS, Bot, RandomBot
-from engine.duel import main, summarize
-from engine.duel_play import DealResult, DuelSetup, deal_seed, new_game, play_deal, seating
-from engine.duel_stats import mean_interval, percentile, wilson_interval
 from engine.rules import TableRules
 
 

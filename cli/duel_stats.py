@@ -1,4 +1,4 @@
-"""The statistics of `python -m engine.duel`: intervals and percentiles.
+"""The statistics of `python -m cli.duel`: intervals and percentiles.
 
 Rounds are measured over duplicate deals, so the sample unit is a deal (all
 its rotations together), not a single round: the rotations of one deal share

@@ -1,0 +1,1 @@
+"""Command-line tools around the rules engine: the terminal game and the duel."""

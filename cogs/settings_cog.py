@@ -1,0 +1,104 @@
+"""`/toep settings` (Manage Server): the guild's table language and the
+house rules of its public tables, changed through the selects of the
+settings message (`toepset:<guild>:lang|pick|reset|value:<option>`)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.answers import component_values, replace_with, say, send_rendered
+from cogs.i18n import Lang, command_key, lang_for_locale, t
+from cogs.render_community import SETTING_OPTIONS, parse_value, settings_message
+from cogs.render_text import Rendered
+from cogs.toep_group import add_to_toep, cog_of, remove_from_toep
+from data import guilds
+from engine.rules import RulesError, TableRules
+
+if TYPE_CHECKING:
+    from bot import ToepBot
+
+log = logging.getLogger(__name__)
+
+
+@app_commands.command(name="settings", description=t("en", command_key("toep settings", "desc")))
+@app_commands.default_permissions(manage_guild=True)
+async def settings_command(interaction: discord.Interaction) -> None:
+    await cog_of(interaction, SettingsCog).settings(interaction)
+
+
+class SettingsCog(commands.Cog):
+    def __init__(self, bot: ToepBot) -> None:
+        self.bot = bot
+
+    async def settings(self, interaction: discord.Interaction) -> None:
+        lang = lang_for_locale(interaction.locale)
+        if not interaction.permissions.manage_guild:
+            await say(interaction, t(lang, "settings.not_allowed"))
+            return
+        await send_rendered(interaction, await self._message(interaction.guild_id or 0, lang))
+
+    async def _message(self, guild_id: int, lang: Lang, picked: str | None = None,
+                       note: str | None = None) -> Rendered:
+        current = await guilds.get_settings(self.bot.db, guild_id)
+        effective = await self.bot.presenter.table_lang(guild_id)
+        return settings_message(guild_id, current.language, effective, current.public_rules,
+                                lang, picked, note)
+
+    async def on_component(self, interaction: discord.Interaction, guild_id: int, what: str,
+                           lang: Lang) -> None:
+        if not interaction.permissions.manage_guild:
+            await say(interaction, t(lang, "settings.not_allowed"))
+            return
+        values = component_values(interaction)
+        picked: str | None = None
+        note: str | None = None
+        if what == "lang":
+            code = values[0] if values else ""
+            if code not in ("auto", "en", "nl"):
+                await say(interaction, t(lang, "click.forged"))
+                return
+            await guilds.set_language(self.bot.db, guild_id, None if code == "auto" else
+                                      ("nl" if code == "nl" else "en"))
+            self.bot.presenter.forget_lang(guild_id)
+            note = t(lang, "settings.saved")
+        elif what == "pick":
+            picked = values[0] if values and values[0] in SETTING_OPTIONS else None
+        elif what == "reset":
+            await guilds.set_public_rules(self.bot.db, guild_id, {})
+            note = t(lang, "settings.reset_done")
+        elif what.startswith("value:"):
+            picked = what.removeprefix("value:")
+            try:
+                await self._set_rule(guild_id, picked, values[0] if values else "")
+            except RulesError as err:
+                await say(interaction, t(lang, "settings.bad_value", reason=str(err)))
+                return
+            note = t(lang, "settings.saved")
+        else:
+            await say(interaction, t(lang, "click.forged"))
+            return
+        log.info("guild %s: settings changed (%s) by %s", guild_id, what, interaction.user.id)
+        await replace_with(interaction, await self._message(guild_id, lang, picked, note))
+
+    async def _set_rule(self, guild_id: int, name: str, code: str) -> None:
+        """One public house rule, validated with the others before it is stored."""
+        value = parse_value(name, code)
+        current = await guilds.get_settings(self.bot.db, guild_id)
+        chosen = {k: v for k, v in current.public_rules.items() if k != "clock"}
+        chosen[name] = value
+        TableRules.from_json(chosen)
+        await guilds.set_public_rules(self.bot.db, guild_id, chosen)
+
+
+async def setup(bot: ToepBot) -> None:
+    await bot.add_cog(SettingsCog(bot))
+    add_to_toep(bot, [settings_command])
+
+
+async def teardown(bot: ToepBot) -> None:
+    remove_from_toep(bot, [settings_command])
