@@ -18,6 +18,7 @@ import discord
 
 from cogs.answers import say
 from cogs.i18n import Lang, lang_for_locale, t
+from tables.log_safe import log_failure
 
 log = logging.getLogger(__name__)
 
@@ -64,5 +65,5 @@ class CommunityItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPL
                 return
             await cog.on_component(interaction, int(guild_text), what, lang)
         except Exception:
-            log.exception("a %s click failed", self.kind)
+            log_failure(log, logging.ERROR, "a %s click failed", self.kind)
             await say(interaction, t(lang, "community.error"))
