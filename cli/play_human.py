@@ -32,6 +32,8 @@ HELP_TEXT = ("Type the number of a choice; or a card (10H) or a word (toep, call
              "vuile was, check, believe, play in, sit out, yes, no). In a window, enter "
              "passes. 'quit' (or end of input) walks out of the game: a forfeit (R16).")
 
+NOTHING_TO_CALL = "You cannot call vuile was now: you stay silent."
+
 
 class LineSource(Protocol):
     def readline(self) -> str: ...
@@ -64,6 +66,11 @@ class HumanPlayer:
     def decide(self, view: SeatView) -> Event | None:
         self._say(*render_status(view, self.names))
         options = menu(view)
+        if view.public.window and not options:
+            # R12 waits for everyone in the window; with no call to make there
+            # is nothing to ask (the computers learn nothing from it here).
+            self._say(NOTHING_TO_CALL)
+            return None
         while True:
             self._say(question(view, self.names), menu_line(options, view))
             self.out.write("> ")

@@ -218,3 +218,14 @@ def test_bad_arguments_give_one_line_and_exit_2(argv: list[str], words: str) -> 
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("play: error: ")
     assert words in err
+
+
+def test_a_window_with_no_call_to_make_asks_nothing() -> None:
+    """Eight players leave no stock: nobody can call, so the person is not asked."""
+    rules = TableRules(max_players=8)
+    game = Game(rules, [f"P{i}" for i in range(8)], RandomChance(random.Random(1)))
+    assert game.phase is Phase.WINDOW and 0 in game.waiting().seats
+    out = io.StringIO()
+    human = HumanPlayer(game.players, io.StringIO(""), out, game.verify)
+    assert human.decide(seat_view(game, 0)) is None  # no input read: no walk-out
+    assert "cannot call vuile was now" in out.getvalue()
