@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
+from cli.refusal_words import refusal_text
 from cli.terminal_render import event_label, question, render_status, silence_label
 from engine import events as ev
 from engine.cards import CardError, parse_card
@@ -112,7 +113,8 @@ class HumanPlayer:
         try:
             self.verify(candidate)
         except IllegalEvent as refusal:
-            return Retry(f"Not allowed: {refusal.message()}. {_pick_hint(options, window)}")
+            return Retry(f"Not allowed: {refusal_text(refusal, self.names)}. "
+                         f"{_pick_hint(options, window)}")
         return candidate
 
     def _say(self, *lines: str) -> None:

@@ -90,7 +90,7 @@ def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
     assert "99 is not on the menu." in out
     assert "0 is not on the menu." in out
     # A move off the menu is put to the engine, which names the rule.
-    assert "Not allowed: R4: you cannot play now: the vuile was window is open" in out
+    assert "Not allowed: you cannot play a card now: the vuile was window is open (R4)." in out
     assert out.count(PROMPT) == 5  # four refused answers, then end of input
 
 
@@ -158,7 +158,7 @@ def test_words_off_the_menu_are_refused_with_the_rule() -> None:
     game = two_player_check()
     event, out = ask(game, "toep\nhelp\n1\n")
     assert event == ev.act(ev.CHECK, 0)
-    assert "Not allowed: R8:" in out
+    assert "Not allowed: you cannot toep now: a vuile was call is being answered (R8)." in out
     assert "'quit' (or end of input) walks out" in out
 
 
