@@ -698,10 +698,13 @@ class Table:
                 if work is None:
                     return
                 moment, seats, window = work
-                # The same pause before every computer decision, a pass in the
-                # vuile was window included: its timing must not depend on its cards.
-                await self.deps.clock.sleep(self.deps.config.bot_pause)
+                # The same pause before every computer decision shows, a pass in
+                # the vuile was window included: its timing must not depend on its
+                # cards, nor on how long its thinking took (the pause includes it).
+                started = self.deps.clock.now()
                 decisions = await self._decide(seats)
+                thought = (self.deps.clock.now() - started).total_seconds()
+                await self.deps.clock.sleep(max(0.0, self.deps.config.bot_pause - thought))
                 async with self.lock:
                     if (moment != self.moment or self.status is not Status.PLAYING
                             or not self.reachable):

@@ -17,15 +17,19 @@ import pytest
 
 from data.db import Database
 from engine import events as ev
+from engine.bots import Bot, make_bot
+from engine.events import Event
 from engine.game import Game, Phase
 from engine.rules import TableRules
 from engine.state import DEAD_MAN
+from engine.views import SeatView
 from tables.clock import FakeClock
 from tables.manager import TableManager
 from tables.table import Table, TableConfig, TableDeps
 from tests.tables.conftest import InlineExecutor, Recorder, person_acts
 
 PAUSE = 1.2
+THINK = 0.3
 
 
 class PausingClock(FakeClock):
@@ -51,6 +55,10 @@ class PausingClock(FakeClock):
             await done
         finally:
             self.asleep.discard(task)
+
+    def move(self, seconds: float) -> None:
+        """Time passes in a computation (no timer runs meanwhile)."""
+        self._now += timedelta(seconds=seconds)
 
     async def quiet(self) -> None:
         """Until every other task has finished or sleeps in a pause of this clock
@@ -154,3 +162,30 @@ async def test_computer_seats_pass_after_the_same_pause_whatever_their_cards(
         await _drive(table, clock, _next_round(game.round_number))
         if game.over:
             break
+
+
+async def test_a_computers_thinking_time_is_inside_its_pause(
+        manager: TableManager, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow decision (a search) does not make the pass come later."""
+
+    class Slow:
+        def __init__(self, bot: Bot) -> None:
+            self.bot, self.level = bot, bot.level
+
+        def decide(self, view: SeatView) -> Event | None:
+            assert isinstance(clock, PausingClock)
+            clock.move(THINK)  # the search takes time
+            return self.bot.decide(view)
+
+    monkeypatch.setattr("tables.table.make_bot",
+                        lambda level, seed=0: Slow(make_bot(level, seed)))
+    table = await _table(manager, TableRules())  # the window of round 1 is open
+    assert isinstance(clock, PausingClock)
+    await clock.quiet()
+    stamp = table.stamp
+    assert _game(table).phase is Phase.WINDOW and not table.passed
+    left = PAUSE - 2 * THINK  # both computers thought already
+    await clock.advance(left - 0.05)
+    assert not table.passed and table.stamp == stamp
+    await clock.advance(0.1)  # the pause since the window opened is over
+    assert table.passed or table.stamp != stamp
