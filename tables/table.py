@@ -69,6 +69,7 @@ class TableConfig:
     computers_only: bool = False  # benches may start tables without a person
     save_give_up: timedelta = timedelta(minutes=3)  # a game that cannot be saved ends
     lobby_grace: timedelta = timedelta(minutes=2)  # a lobby's time after an outage
+    pause_notice: timedelta = timedelta(seconds=3)  # an outage shows after this long
 
 
 class TableListener(Protocol):
@@ -116,6 +117,7 @@ class Table:
         self._trouble = SaveTrouble(deps.config.save_give_up)
         self._reached = self.reachable
         self._reach_task: asyncio.Task[None] | None = None
+        self.on_closed: Callable[[Table], None] | None = None  # the manager forgets it
         self._bots: dict[int, Bot] = {}
         self._bot_task: asyncio.Task[None] | None = None
 
@@ -513,6 +515,8 @@ class Table:
             await self.deps.listener.table_changed(self, self.snapshot(), updates, happenings)
         except Exception:
             log_failure(log, logging.ERROR, "table %s: the listener failed", self.id)
+        if not self.open and self.on_closed is not None:
+            self.on_closed(self)  # its last state is with the listener: it may go
 
     # --- clocks (R16-R18) ----------------------------------------------------------------
 
@@ -556,7 +560,7 @@ class Table:
             if (self.status is not Status.PLAYING or moment != self.moment
                     or not self.clocks.current(generation) or not self.reachable):
                 return  # the moment passed, or an outage stopped this clock
-            lost = self.deps.reach.channel_problem(self.row.guild_id, self.row.channel_id)
+            lost = self.deps.reach.channel_lost(self.row.guild_id, self.row.channel_id)
             if lost is not None:  # nobody could have seen this clock: nobody forfeits
                 await self._abandon(lost)
                 return
@@ -622,12 +626,20 @@ class Table:
                 return
             if reachable:
                 self.rearm()
+                await self._notify(())
             else:
                 self.clocks.forget_decision()
                 self.clocks.stop_idle()
-            await self._notify(())
+                # Shown once the outage lasts: Discord's routine reconnects (a
+                # second or so) would edit every table twice for nothing.
+                self.clocks.arm_notice(self.deps.config.pause_notice, self._show_pause)
         if reachable:
             self._wake_bots()
+
+    async def _show_pause(self) -> None:
+        async with self.lock:
+            if self.status is Status.PLAYING and not self.reachable:
+                await self._notify(())
 
     async def _try_again_later(self, retry: Callable[[float], None]) -> None:
         """A clock's or a computer's step could not be saved (the table was
