@@ -41,6 +41,7 @@ from data import games, guilds
 from data.db import Database
 from engine.events import Happening
 from tables.clock import ClockSource, SystemClock, Timer
+from tables.log_safe import log_failure
 from tables.snapshot import SeatUpdate, Status, TableSnapshot
 from tables.table import Table
 
@@ -359,8 +360,8 @@ class Presenter:
             try:
                 await self._show_and_ping_now(table_id, shown)
             except Exception:  # the lane shows it (posting anew) with its retries
-                log.warning("table %s: posting its message anew failed; trying again",
-                            table_id, exc_info=True)
+                log_failure(log, logging.WARNING,
+                            "table %s: posting its message anew failed; trying again", table_id)
                 self._wake_message(table_id, shown)
             lane.next_at = loop.time() + EDIT_INTERVAL
 
@@ -416,6 +417,15 @@ class Presenter:
         if shows is not None:
             panel.shown, panel.seen = self.panel_key(*shows), _moment(shows[0])
         self.panels[(table_id, user_id)] = panel
+
+    def told(self, table_id: int, user_id: int) -> tuple[TableSnapshot, SeatUpdate] | None:
+        """The table as it was last told to the presenter (saved), with this
+        person's seat; None before it was told anything of them."""
+        shown = self.shown.get(table_id)
+        update = None if shown is None else shown.updates.get(user_id)
+        if shown is None or shown.snap is None or update is None:
+            return None
+        return shown.snap, update
 
     def panel_key(self, snap: TableSnapshot, update: SeatUpdate) -> str:
         return f"{snap.stamp}:{snap.status.value}:{len(snap.passed)}:{update.view.legal}"
@@ -476,7 +486,7 @@ def _log_refused(err: Exception) -> None:
     if isinstance(err, discord.HTTPException):
         log.warning("Discord refused an update: %s %s", err.status, err.text)
     else:
-        log.error("showing a table failed", exc_info=err)
+        log_failure(log, logging.ERROR, "showing a table failed", error=err)
 
 
 def retry_delay(err: Exception, failures: int) -> float | None:
