@@ -5,8 +5,9 @@ it lives in memory and is gone after a restart.
 `Lesson.advance()` lets the computer players act until the person is asked
 something (a turn, a check, a super toep question, or an open vuile was
 window they have not passed) or the game is over. Windows work as at a live
-table: the person may call vuile was or pass; once they passed, the computer
-players are asked in turn and silence from all closes the window (R17).
+table: the person is asked in every window, also when they cannot call (R12),
+and may call vuile was or pass; once they passed, the computer players are
+asked in turn and silence from all closes the window (R17).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from engine.chance import RandomChance
 from engine.events import Event, Happening
 from engine.game import Game
 from engine.rules import TableRules
+from engine.silence import everyone_silent
 from engine.state import Phase
 from engine.views import SeatView, public_view, seat_view
 from tables.snapshot import decision_stamp
@@ -96,6 +98,10 @@ class Lesson:
         if not self.asked():
             return None
         found = hint(self.view())
+        if found.key == "wait" and self.game.phase is Phase.WINDOW:
+            # Asked in the window without a call to make (R12: everyone in the
+            # round is asked): the advice is to stay silent.
+            return Hint(None, "no_vuile_was")
         return None if found.key == "wait" else found
 
     # --- moves -------------------------------------------------------------------------
@@ -141,7 +147,7 @@ class Lesson:
                 event = self.bots[seat].decide(seat_view(game, seat, public))
                 if event is not None:
                     return event
-        return _silence(game.phase, waiting.seats)
+        return everyone_silent(game)
 
     def _apply(self, event: Event) -> None:
         happenings = self.game.apply(event)
@@ -200,10 +206,4 @@ class Lesson:
         return sorted(fresh, key=TOPICS.index)
 
 
-def _silence(phase: Phase, seats: tuple[int, ...]) -> Event:
-    """What silence in the current window stands for (R17)."""
-    if phase is Phase.CHECK:
-        return ev.act(ev.BELIEVE, seats[0])
-    if phase is Phase.SUPER_QUESTION:
-        return ev.act(ev.SUPER_NO, seats[0])
-    return ev.act(ev.CLOSE_WINDOW)
+

@@ -14,7 +14,7 @@ from cogs.buttons import unlistened
 from cogs.community_items import TEMPLATE as COMMUNITY_TEMPLATE
 from cogs.i18n import Lang, choice_key, command_key, lang_for_locale, option_key, t
 from cogs.ids import TEMPLATE, ForgedId, decode
-from cogs.permissions import missing_permissions, missing_text
+from cogs.permissions import is_thread, missing_permissions, missing_text
 from cogs.render import hand_panel, names_of, rules_topic
 from cogs.render_topics import TOPICS
 from cogs.replies import refusal_text
@@ -86,7 +86,8 @@ class TableCog(commands.Cog):
                   window: app_commands.Range[int, 5, 30] | None = None) -> None:
         lang = lang_for_locale(interaction.locale)
         chosen = {k: v for k, v in locals().items() if k in RULE_OPTIONS and v is not None}
-        missing = missing_permissions(interaction.app_permissions)
+        missing = missing_permissions(interaction.app_permissions,
+                                      is_thread(interaction.channel))
         if missing:  # a table the bot could not show: say what it lacks
             await self._say(interaction, missing_text(missing, lang))
             return
@@ -277,7 +278,7 @@ class TableCog(commands.Cog):
             content=rendered.content, embed=rendered.embed or discord.utils.MISSING,
             view=unlistened(rendered.view) or discord.utils.MISSING, ephemeral=True)
         self.bot.presenter.register_panel(table.id, interaction.user.id, interaction, lang,
-                                          self.bot.presenter.panel_key(snap, update))
+                                          (snap, update))
 
     async def _defer(self, interaction: discord.Interaction) -> None:
         """Acknowledge at once (Discord allows 3 seconds); the answer follows

@@ -33,9 +33,11 @@ from engine.events import Event, Happening
 from engine.game import Game, Phase
 from engine.record import to_record
 from engine.rules import TableRules
+from engine.silence import everyone_silent, silent_answer
 from engine.views import public_view, seat_view
 from tables.clock import ClockSource
 from tables.errors import Refusal, TableFailure
+from tables.log_safe import log_failure
 from tables.outage import Reach
 from tables.rebuild import parsed_events, rebuild, replayed
 from tables.results import results
@@ -68,6 +70,7 @@ class TableConfig:
     computers_only: bool = False  # benches may start tables without a person
     save_give_up: timedelta = timedelta(minutes=3)  # a game that cannot be saved ends
     lobby_grace: timedelta = timedelta(minutes=2)  # a lobby's time after an outage
+    pause_notice: timedelta = timedelta(seconds=3)  # an outage shows after this long
 
 
 class TableListener(Protocol):
@@ -115,6 +118,7 @@ class Table:
         self._trouble = SaveTrouble(deps.config.save_give_up)
         self._reached = self.reachable
         self._reach_task: asyncio.Task[None] | None = None
+        self.on_closed: Callable[[Table], None] | None = None  # the manager forgets it
         self._bots: dict[int, Bot] = {}
         self._bot_task: asyncio.Task[None] | None = None
 
@@ -364,10 +368,9 @@ class Table:
         waiting = game.waiting()
         if not waiting.window or seat not in waiting.seats:
             raise Refusal("nothing_to_pass")
-        if game.phase is Phase.CHECK:
-            await self._commit([ev.act(ev.BELIEVE, seat)])
-        elif game.phase is Phase.SUPER_QUESTION:
-            await self._commit([ev.act(ev.SUPER_NO, seat)])
+        answer = silent_answer(game, seat)
+        if answer is not None:
+            await self._commit([answer])
         else:
             self.passed.add(seat)
             await self._close_window_if_all_passed()
@@ -440,8 +443,9 @@ class Table:
         except Exception as err:
             if saving:  # the database's trouble (locked, disk full), not a bug of ours
                 log.warning("table %s: saving events from %d failed: %s", self.id, first, err)
-            else:
-                log.exception("table %s: applying events from %d failed", self.id, first)
+            else:  # a bug of ours: its text may name a card, so at DEBUG only
+                log_failure(log, logging.ERROR, "table %s: applying events from %d failed",
+                            self.id, first)
             self._roll_back(first)
             raise TableFailure(str(err)) from err
         self.chance_rows += len(rows)
@@ -510,7 +514,9 @@ class Table:
         try:
             await self.deps.listener.table_changed(self, self.snapshot(), updates, happenings)
         except Exception:
-            log.exception("table %s: the listener failed", self.id)
+            log_failure(log, logging.ERROR, "table %s: the listener failed", self.id)
+        if not self.open and self.on_closed is not None:
+            self.on_closed(self)  # its last state is with the listener: it may go
 
     # --- clocks (R16-R18) ----------------------------------------------------------------
 
@@ -538,8 +544,6 @@ class Table:
         waiting = game.waiting()
         if not self.reachable:
             return None  # an outage: the full clock comes with `reach_changed`
-        if game.phase is Phase.WINDOW and not waiting.seats:
-            return None  # nobody can call: closed at once by the bot driver
         if not self._clock_runs(waiting.seats, waiting.window):
             return None
         return self.rules.window if waiting.window else self.clock_seconds
@@ -556,7 +560,7 @@ class Table:
             if (self.status is not Status.PLAYING or moment != self.moment
                     or not self.clocks.current(generation) or not self.reachable):
                 return  # the moment passed, or an outage stopped this clock
-            lost = self.deps.reach.channel_problem(self.row.guild_id, self.row.channel_id)
+            lost = self.deps.reach.channel_lost(self.row.guild_id, self.row.channel_id)
             if lost is not None:  # nobody could have seen this clock: nobody forfeits
                 await self._abandon(lost)
                 return
@@ -573,7 +577,7 @@ class Table:
         game = self._game()
         waiting = game.waiting()
         if waiting.window:
-            await self._commit([_silence(game, waiting.seats)])
+            await self._commit([everyone_silent(game)])
             return
         # R16: everyone the turn waited for whose time ran out forfeits.
         for seat in waiting.seats:
@@ -622,12 +626,20 @@ class Table:
                 return
             if reachable:
                 self.rearm()
+                await self._notify(())
             else:
                 self.clocks.forget_decision()
                 self.clocks.stop_idle()
-            await self._notify(())
+                # Shown once the outage lasts: Discord's routine reconnects (a
+                # second or so) would edit every table twice for nothing.
+                self.clocks.arm_notice(self.deps.config.pause_notice, self._show_pause)
         if reachable:
             self._wake_bots()
+
+    async def _show_pause(self) -> None:
+        async with self.lock:
+            if self.status is Status.PLAYING and not self.reachable:
+                await self._notify(())
 
     async def _try_again_later(self, retry: Callable[[float], None]) -> None:
         """A clock's or a computer's step could not be saved (the table was
@@ -698,9 +710,13 @@ class Table:
                 if work is None:
                     return
                 moment, seats, window = work
-                if not window:
-                    await self.deps.clock.sleep(self.deps.config.bot_pause)
+                # The same pause before every computer decision shows, a pass in
+                # the vuile was window included: its timing must not depend on its
+                # cards, nor on how long its thinking took (the pause includes it).
+                started = self.deps.clock.now()
                 decisions = await self._decide(seats)
+                thought = (self.deps.clock.now() - started).total_seconds()
+                await self.deps.clock.sleep(max(0.0, self.deps.config.bot_pause - thought))
                 async with self.lock:
                     if (moment != self.moment or self.status is not Status.PLAYING
                             or not self.reachable):
@@ -715,7 +731,7 @@ class Table:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("table %s: a computer player failed", self.id)
+            log_failure(log, logging.ERROR, "table %s: a computer player failed", self.id)
 
     async def _wake_bots_now(self) -> None:
         self._wake_bots()
@@ -728,8 +744,7 @@ class Table:
             return None  # computers wait out an outage with everyone else
         waiting = game.waiting()
         if waiting.window and game.phase is Phase.WINDOW and set(waiting.seats) <= self.passed:
-            # Nobody can call, or all passed and closing it failed to save: close it.
-            return self.moment, [], True
+            return self.moment, [], True  # all passed, but closing it failed to save: close it
         bots = [s for s in waiting.seats if self.seats[s].is_bot and s not in self.passed]
         if not bots:
             return None
@@ -753,14 +768,17 @@ class Table:
                 await self._commit([event])
                 return
             if event is not None:
+                # Its card is the seat's secret: named at DEBUG only.
                 log.warning("table %s: computer seat %d chose an illegal %s", self.id, seat,
-                            event)
+                            event.do)
+                log.debug("table %s: the illegal event was %s", self.id, event)
             if not window:
                 legal = game.legal_events(seat)
                 await self._commit([legal[0]])
                 return
-            if game.phase is not Phase.WINDOW:
-                await self._commit([_silence(game, (seat,))])  # believe / no
+            answer = silent_answer(game, seat)  # believe / no; a pass in the moment
+            if answer is not None:
+                await self._commit([answer])
                 return
             self.passed.add(seat)
         await self._close_window_if_all_passed()
@@ -794,15 +812,6 @@ class Table:
         if seat is None:
             raise Refusal("not_seated")
         return seat
-
-
-def _silence(game: Game, seats: Sequence[int]) -> Event:
-    """What silence stands for in the open window (R17)."""
-    if game.phase is Phase.CHECK:
-        return ev.act(ev.BELIEVE, seats[0])
-    if game.phase is Phase.SUPER_QUESTION:
-        return ev.act(ev.SUPER_NO, seats[0])
-    return ev.act(ev.CLOSE_WINDOW)
 
 
 async def refuse_banned(deps: TableDeps, guild_id: int, people: Sequence[tuple[int, str]],
