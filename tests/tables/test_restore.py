@@ -3,12 +3,15 @@ it was, and a failed save puts the table back to its last saved state."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import random
+import sqlite3
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -265,5 +268,43 @@ async def test_a_restore_leaves_the_cycle_collector_as_it_found_it(
     finally:
         (gc.enable if was else gc.disable)()
     assert table.game is not None
+    await manager.close()
+    await manager.deps.db.close()
+
+
+async def test_a_failed_save_of_a_round_end_keeps_the_next_deal_to_save(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The event that ends a round deals the next one. When its save fails the
+    table goes back to what the database holds, and that deal is still to be
+    saved: the click that follows saves it, and a restart deals the same cards."""
+    clock = FakeClock()
+    path = tmp_path / "toep.sqlite3"
+    manager, _ = await _fresh(path, clock)
+    table = await new_table(manager, humans=2, bots=[], rules=TableRules(limit=30))
+    writer = manager.deps.writer
+    real_append = writer.append
+    failed: list[int] = []
+
+    async def full_once(game_id: int, events_from: int, events: Any, deals_from: int,
+                        deals: Any, *args: Any, **kwargs: Any) -> Any:
+        if not failed and any("hands" in row for row in deals):
+            failed.append(events_from)
+            raise sqlite3.OperationalError("database or disk is full")
+        return await real_append(game_id, events_from, events, deals_from, deals,
+                                 *args, **kwargs)
+
+    monkeypatch.setattr(writer, "append", full_once)
+    pick = _pick(3)
+    while not failed:
+        with contextlib.suppress(TableFailure):  # then the person clicks again
+            await _act_once(table, pick)
+    await _act_once(table, pick)
+    assert table.game is not None and len(table.game.rounds) >= 1
+    hands = [list(h) for h in table.game.hands]
+    await manager.close()
+    await manager.deps.db.close()
+    manager, _ = await _fresh(path, clock)
+    (again,) = await manager.restore()
+    assert again.game is not None and [list(h) for h in again.game.hands] == hands
     await manager.close()
     await manager.deps.db.close()
