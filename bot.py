@@ -36,7 +36,8 @@ log = logging.getLogger("toep")
 
 # The table cog first: it owns the /toep group the others add their commands to.
 EXTENSIONS = ("cogs.table_cog", "cogs.leaderboard_cog", "cogs.stats_cog", "cogs.history_cog",
-              "cogs.learn_cog", "cogs.settings_cog", "cogs.bans_cog", "cogs.help_cog")
+              "cogs.learn_cog", "cogs.settings_cog", "cogs.bans_cog", "cogs.manage_cog",
+              "cogs.help_cog")
 
 
 class ToepBot(commands.Bot):

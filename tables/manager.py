@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
-from data import games
+from data import bans, games
 from data.games import LoadedGame, Seat
 from engine.rules import TableRules
 from tables.errors import Refusal
@@ -23,6 +24,7 @@ class TableManager:
         self.deps = deps
         self.tables: dict[int, Table] = {}
         self._rng = rng or random.Random()
+        self._creating = asyncio.Lock()
 
     def __iter__(self) -> Iterator[Table]:
         return iter(list(self.tables.values()))
@@ -37,17 +39,28 @@ class TableManager:
         return None
 
     async def create(self, *, guild_id: int, channel_id: int, host_id: int, host_name: str,
-                     public: bool, rules: TableRules) -> Table:
-        """A new lobby with the host seated. One open table per channel."""
-        if self.in_channel(channel_id) is not None:
-            raise Refusal("channel_busy")
-        seed = self._rng.getrandbits(62)
-        row = await games.create_game(
-            self.deps.db, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-            public=public, rules=rules.to_json(), seed=seed, now=self.deps.clock.now(),
-            seats=[Seat(0, host_name, user_id=host_id)])
-        table = Table(row, [SeatInfo(0, host_id, None, host_name)], set(), self.deps)
-        self.tables[row.id] = table
+                     public: bool, rules: TableRules, invites: Iterable[int] = (),
+                     bots: Sequence[str] = ()) -> Table:
+        """A new lobby with the host seated (and computer players of `bots`
+        levels). One open table per channel, even when two ask at once."""
+        async with self._creating:
+            if self.in_channel(channel_id) is not None:
+                raise Refusal("channel_busy")
+            now = self.deps.clock.now()
+            if public:
+                ban = await bans.active_ban(self.deps.db, guild_id, host_id, now)
+                if ban is not None:
+                    raise Refusal("banned", "R19", until=ban.until)
+            seats = [SeatInfo(0, host_id, None, host_name)] + [
+                SeatInfo(i + 1, None, level, f"Bot {i + 1}") for i, level in enumerate(bots)]
+            invited = set(invites) - {host_id}
+            row = await games.create_game(
+                self.deps.db, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+                public=public, rules=rules.to_json(), seed=self._rng.getrandbits(62), now=now,
+                seats=[Seat(s.index, s.name, user_id=s.user_id, computer=s.level) for s in seats],
+                invites=sorted(invited))
+            table = Table(row, seats, invited, self.deps)
+            self.tables[row.id] = table
         table.arm_lobby_timeout()
         return table
 
