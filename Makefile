@@ -28,7 +28,7 @@ lint: $(VENV)/.dev
 	$(PY) -m mypy
 
 examples: $(VENV)/.runtime
-	$(PY) ../shared/tools/check_record.py ../shared/examples/*.json
+	$(PY) -m tools.check_record docs/examples/*.json
 
 bench: $(VENV)/.dev
 	$(PY) bench/engine.py

@@ -1,4 +1,4 @@
-"""Button custom_ids: `toep:<table_id>:<verb>[:<arg>][:<stamp>]` (DESIGN.md).
+"""Button custom_ids: `toep:<table_id>:<verb>[:<arg>][:<stamp>]` (docs/design.md).
 
 Every button the bot posts carries one of these, and every click brings one
 back, so `decode` is the border where untrusted text enters: anything that is

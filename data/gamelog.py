@@ -36,7 +36,7 @@ async def append_events(
 async def append_deals(
     db: Database, game_id: int, first_n: int, deals: Sequence[Mapping[str, Any]]
 ) -> int:
-    """Append deals (REPLAY.md `deals` entries) numbered from first_n; returns the next."""
+    """Append deals (docs/records.md `deals` entries) numbered from first_n; returns the next."""
     async with db.transaction() as conn:
         await require_playing(conn, game_id)
         return await insert_log(conn, "deals", game_id, first_n, deals)

@@ -1,7 +1,7 @@
 """Events (what a seat or the clock does) and happenings (what came of it).
 
 An `Event` is the input of `Game.apply`; its names are the record's `do` names
-(REPLAY.md). Happenings are frozen records that `apply` returns, in order, so
+(docs/records.md). Happenings are frozen records that `apply` returns, in order, so
 a table can tell its players exactly what happened.
 """
 

@@ -1,4 +1,4 @@
-"""`Game`: the rules of RULES.md as a state machine.
+"""`Game`: the rules of docs/rules.md as a state machine.
 
 The contract (after OpenSpiel and pokerkit): `waiting()` says which seats may
 act now, `legal_events(seat)` what they may do, `verify(event)` raises an

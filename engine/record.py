@@ -1,4 +1,4 @@
-"""Game records in the `toep-replay/1` format (REPLAY.md): read, write, replay."""
+"""Game records in the `toep-replay/1` format (docs/records.md): read, write, replay."""
 
 from __future__ import annotations
 
@@ -150,7 +150,7 @@ def to_record(game: Game, seed: int, **extra: Any) -> dict[str, Any]:
 
 
 def result(game: Game) -> dict[str, Any]:
-    """The replay command's output (REPLAY.md, "Output")."""
+    """The replay command's output (docs/records.md, "Output")."""
     return {
         "marks": list(game.marks),
         "out": list(game.out),

@@ -1,7 +1,7 @@
 """`python -m engine.replay RECORD.json`: replay a game record, print the result.
 
 Exit 0 with one JSON object on stdout; or exit 2 with nothing on stdout and
-one line on stderr, `event N: ...` or `record: ...` (REPLAY.md).
+one line on stderr, `event N: ...` or `record: ...` (docs/records.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Table options V1-V14 (RULES.md section V): names, defaults, ranges, validation."""
+"""Table options V1-V14 (docs/rules.md, "House rules"): names, defaults, ranges, validation."""
 
 from __future__ import annotations
 

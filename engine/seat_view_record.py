@@ -1,4 +1,4 @@
-"""A finished game's record as one seat saw it (REPLAY.md, "A seat's view").
+"""A finished game's record as one seat saw it (docs/records.md, "A seat's view").
 
 `seat_view_record(record, seat)` replays a `toep-replay/1` record with the
 engine and writes every card that seat never saw as `"??"`. It works on

@@ -1,4 +1,4 @@
-"""What each seat may see (DESIGN.md, "What each player sees").
+"""What each seat may see (docs/design.md, "What each player sees").
 
 The public view holds everything on the table: slates, the stake, cards
 played, a caught bluffer's open hand, whose turn it is. A seat's view adds its

@@ -1,6 +1,6 @@
 """Admins and languages: `/toep end` for a stuck table (Manage Server only,
 unrated); the table message in the guild's language, ephemeral replies in the
-clicking user's language (DESIGN.md, issue 5)."""
+clicking user's language (docs/design.md, issue 5)."""
 
 from __future__ import annotations
 

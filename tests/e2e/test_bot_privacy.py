@@ -1,5 +1,5 @@
 """No hidden card ever appears in a channel message or in a log line at INFO
-(DESIGN.md, "What each player sees"): a whole game of two people who call
+(docs/design.md, "What each player sees"): a whole game of two people who call
 vuile was, check and toep, and two computer players, watched at every step."""
 
 from __future__ import annotations

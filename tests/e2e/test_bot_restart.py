@@ -1,4 +1,4 @@
-"""A restart of the bot in the middle of a round (DESIGN.md): the bot is
+"""A restart of the bot in the middle of a round (docs/design.md): the bot is
 closed and built again on the same database and the same fake Discord. The
 old table message's buttons still work, and the game goes on."""
 

@@ -1,6 +1,6 @@
 """bench/e2e_load.py in small: two tables of one-round games through the fake Discord.
 
-Figures are not asserted (DESIGN.md: no timed assertions in tests); only that the
+Figures are not asserted (docs/design.md: no timed assertions in tests); only that the
 bench runs, reports every key, and saw no error and no unacknowledged interaction.
 """
 

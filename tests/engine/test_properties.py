@@ -1,5 +1,5 @@
 """Property tests: random legal games, 2-8 players, random options, with the
-invariants checked after every event (DESIGN.md, "Testing")."""
+invariants checked after every event (docs/design.md, "Testing")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A finished game's record as one seat saw it (REPLAY.md, "A seat's view")."""
+"""A finished game's record as one seat saw it (docs/records.md, "A seat's view")."""
 
 from __future__ import annotations
 

@@ -1,0 +1,98 @@
+"""The documentation a clone of this repository carries: every link in the
+README and docs/ leads to a file in the repository, nothing points outside
+it, and the README names every command, option and setting the bot has."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from config import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+# [text](target) and ![alt](target); the target ends at a space or ")".
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)[^)]*\)")
+SKIPPED_DIRS = {".git", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache", "__pycache__",
+                ".hypothesis"}
+OUTSIDE = "../" + "shared"  # spelled in two parts so this file does not name it
+
+
+def _links(page: Path) -> list[str]:
+    return LINK.findall(page.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_every_link_leads_to_a_file_in_the_repository(page: Path) -> None:
+    assert page.exists()
+    for target in _links(page):
+        if target.startswith(("http://", "https://", "mailto:")):
+            continue
+        path = target.split("#", 1)[0]
+        if not path:
+            continue  # an anchor on the same page
+        resolved = (page.parent / path).resolve()
+        assert resolved.is_relative_to(ROOT), f"{page.name} links outside: {target}"
+        assert resolved.exists(), f"{page.name} links to a missing file: {target}"
+
+
+def _repository_files() -> list[Path]:
+    found = []
+    for path in ROOT.rglob("*"):
+        parts = set(path.relative_to(ROOT).parts)
+        if path.is_file() and not parts & SKIPPED_DIRS and path.suffix != ".png":
+            found.append(path)
+    return found
+
+
+def test_no_file_refers_to_anything_outside_the_repository() -> None:
+    named = [str(p.relative_to(ROOT)) for p in _repository_files()
+             if OUTSIDE in p.read_text(encoding="utf-8", errors="replace")]
+    assert named == []
+
+
+def _catalog() -> dict[str, str]:
+    catalog: dict[str, str] = {}
+    for path in sorted((ROOT / "locales").glob("en*.json")):
+        catalog.update(json.loads(path.read_text(encoding="utf-8")))
+    return catalog
+
+
+def _readme() -> str:
+    return (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_readme_documents_every_command_and_option() -> None:
+    """Command and option names come from the catalogs, where the bot's
+    translator finds them: a new command without a line in the README fails
+    here (add it to the README's list of commands)."""
+    readme = _readme()
+    catalog = _catalog()
+    commands = re.compile(r"^cmd\.toep\.([a-z_]+)\.name$")
+    options = re.compile(r"^cmd\.toep\.([a-z_]+)\.opt\.([a-z_]+)\.name$")
+    missing = []
+    for key, name in catalog.items():
+        if commands.match(key) and f"/toep {name}" not in readme:
+            missing.append(f"/toep {name}")
+        if found := options.match(key):
+            command = catalog.get(f"cmd.toep.{found.group(1)}.name", found.group(1))
+            if f"`{name}`" not in readme and f"/toep {command} {name}:" not in readme:
+                missing.append(f"/toep {command} option {name}")
+    assert missing == [], "the README does not document these"
+
+
+def test_the_readme_documents_every_setting() -> None:
+    readme = _readme()
+    assert [f.name.upper() for f in fields(Settings) if f.name.upper() not in readme] == []
+    for name in ("DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "LOG_LEVEL"):
+        assert name in (ROOT / ".env.example").read_text(encoding="utf-8")
+
+
+def test_the_readme_keeps_the_two_commands_a_newcomer_needs_up_front() -> None:
+    readme = _readme()
+    first_commands = readme.index("make run")
+    assert first_commands < readme.index("/toep ") and "make test" in readme[:first_commands + 200]
