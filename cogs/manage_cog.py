@@ -99,6 +99,9 @@ COMMANDS: tuple[Command, ...] = (table_command, uninvite_command, house_rules_co
 class ManageCog(commands.Cog):
     def __init__(self, bot: ToepBot) -> None:
         self.bot = bot
+        # (table, member) pairs already told: invited, withdrawn and invited
+        # again, a member is still mentioned only once per table.
+        self.told: set[tuple[int, int]] = set()
 
     # --- commands ------------------------------------------------------------------------
 
@@ -214,9 +217,10 @@ class ManageCog(commands.Cog):
 
     async def announce(self, table: Table, host_id: int, user_ids: Iterable[int]) -> None:
         """Tell the invited in the channel, once: the only mentions that notify."""
-        users = sorted(set(user_ids))
+        users = sorted({u for u in user_ids if (table.id, u) not in self.told})
         if not users:
             return
+        self.told.update((table.id, u) for u in users)
         lang = await self.bot.presenter.table_lang(table.row.guild_id)
         channel = self.bot.get_partial_messageable(table.row.channel_id,
                                                    guild_id=table.row.guild_id)

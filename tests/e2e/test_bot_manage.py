@@ -117,6 +117,10 @@ async def test_invites_are_mentioned_once_listed_and_withdrawn(tmp_path: Path, l
         await world.slash("anna", "toep uninvite", {"member": bram}, locale=locale)
         assert table.seat_of(bram.id) is None and bram.id not in table.invited
         assert lobby.id == world.table_message().id
+        # invited again after a withdrawal: listed again, but not pinged again
+        await world.slash("anna", "toep invite", {"member": bram}, locale=locale)
+        await world.wait_table_message(t(lang, "lobby.invited", members=bram.mention))
+        assert len(_said(world)) == 2
 
 
 @LANGS
