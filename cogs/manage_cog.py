@@ -22,7 +22,7 @@ from cogs.ids import ButtonId
 from cogs.render_manage import leave_question
 from cogs.render_text import Rendered
 from cogs.replies import refusal_text
-from cogs.rule_options import RULE_OPTIONS, chosen_options, rules_from
+from cogs.rule_options import RULE_OPTIONS, chosen_options, public_table_rules, rules_from
 from cogs.toep_group import Command, add_to_toep, cog_of, remove_from_toep
 from data import games, guilds
 from data.errors import NotFoundError
@@ -198,7 +198,7 @@ class ManageCog(commands.Cog):
         if not old.game.public:
             return TableRules.from_json(old.game.rules)
         settings = await guilds.get_settings(self.bot.db, old.game.guild_id)
-        return rules_from({k: v for k, v in settings.public_rules.items() if k != "clock"})
+        return public_table_rules(settings.public_rules)
 
     # --- shared --------------------------------------------------------------------------
 

@@ -28,3 +28,9 @@ def rules_from(chosen: Mapping[str, Any], base: Mapping[str, Any] | None = None)
         return TableRules.from_json({**(base or {}), **chosen})
     except RulesError as err:
         raise Refusal("bad_rules", reason=str(err)) from None
+
+
+def public_table_rules(stored: Mapping[str, Any]) -> TableRules:
+    """A new public table's rules: the server's public house rules (/toep
+    settings), always with the standard clock (R16)."""
+    return rules_from({k: v for k, v in stored.items() if k != "clock"})

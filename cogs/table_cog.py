@@ -17,7 +17,7 @@ from cogs.ids import MANAGE_VERBS, TEMPLATE, ForgedId, decode
 from cogs.render import hand_panel, names_of, rules_topic
 from cogs.render_topics import TOPICS
 from cogs.replies import refusal_text
-from cogs.rule_options import RULE_OPTIONS, chosen_options, rules_from
+from cogs.rule_options import RULE_OPTIONS, chosen_options, public_table_rules, rules_from
 from data import games
 from engine.rules import TableRules
 from tables.errors import Refusal, TableFailure
@@ -104,9 +104,7 @@ class TableCog(commands.Cog):
             from data import guilds
 
             settings = await guilds.get_settings(self.bot.db, interaction.guild_id or 0)
-            base = dict(settings.public_rules)
-            base.pop("clock", None)  # public tables always have the 20 s clock
-            return TableRules.from_json(base)
+            return public_table_rules(settings.public_rules)
         return rules_from(chosen)
 
     @toep.command(name="invite", description=_en(command_key("toep invite", "desc")))
