@@ -30,6 +30,7 @@ from data.errors import DataError
 from data.meta import get_meta, set_meta
 from tables.clock import ClockSource, SystemClock
 from tables.manager import TableManager
+from tables.outage import Reach
 from tables.table import TableConfig, TableDeps
 
 log = logging.getLogger("toep")
@@ -37,7 +38,7 @@ log = logging.getLogger("toep")
 # The table cog first: it owns the /toep group the others add their commands to.
 EXTENSIONS = ("cogs.table_cog", "cogs.leaderboard_cog", "cogs.stats_cog", "cogs.history_cog",
               "cogs.learn_cog", "cogs.settings_cog", "cogs.bans_cog", "cogs.manage_cog",
-              "cogs.help_cog")
+              "cogs.help_cog", "cogs.connection_cog")
 
 
 class ToepBot(commands.Bot):
@@ -57,6 +58,8 @@ class ToepBot(commands.Bot):
         self.settings = settings
         self.clock: ClockSource = clock or SystemClock()
         self.table_config = table_config or TableConfig()
+        # Not reachable until connected: restored tables' clocks wait for it.
+        self.reach = Reach()
         self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="toep-bots")
         self._db: Database | None = None
         self._presenter: Presenter | None = None
@@ -80,7 +83,8 @@ class ToepBot(commands.Bot):
     async def setup_hook(self) -> None:
         self._db = await connect(self.settings.database_path)
         self._presenter = Presenter(self, self._db, self.clock.now)
-        deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config)
+        deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config,
+                         self.reach)
         self._manager = TableManager(deps)
         await self.tree.set_translator(ToepTranslator())
         for extension in EXTENSIONS:

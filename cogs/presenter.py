@@ -21,6 +21,7 @@ import discord
 
 from cogs.buttons import unlistened
 from cogs.i18n import Lang, lang_for_locale
+from cogs.permissions import lost_reason
 from cogs.render import (
     Rendered,
     hand_panel,
@@ -73,6 +74,8 @@ class Shown:
     picture_key: str = ""  # rounds done, game over: which slate picture is shown
     repost: bool = False  # post the message anew at the next update (/toep table)
     edits: int = 0
+    table: Table | None = None
+    lost: bool = False  # the channel is gone, or the bot may not post there
 
 
 class Presenter:
@@ -93,7 +96,7 @@ class Presenter:
         shown = self.shown.setdefault(table.id, Shown())
         if shown.message_id is None and shown.snap is None:
             shown.message_id = table.row.message_id
-        shown.snap = snap
+        shown.snap, shown.table = snap, table
         shown.updates.update({u.user_id: u for u in updates})
         shown.dirty = True
         if shown.task is None or shown.task.done():
@@ -119,8 +122,19 @@ class Presenter:
                                  self._guarded(self._show_and_ping(table_id, shown, snap)))
 
     async def _show_and_ping(self, table_id: int, shown: Shown, snap: TableSnapshot) -> None:
-        await self._show_table(table_id, shown, snap)
-        await self._ping(shown, snap)
+        if shown.lost:
+            return  # the hand panels still show how the table ended
+        try:
+            await self._show_table(table_id, shown, snap)
+            await self._ping(shown, snap)
+        except discord.HTTPException as err:
+            reason = lost_reason(err)
+            if reason is None or shown.table is None:
+                raise
+            log.warning("table %s: Discord refused it for good (%s %s): %s",
+                        table_id, err.status, err.code, reason)
+            shown.lost = True
+            await shown.table.lose_channel(reason)
 
     async def _guarded(self, work: Awaitable[None]) -> None:
         try:

@@ -92,8 +92,8 @@ def _title(public: PublicView, lang: str, over: bool) -> str:
 def _head(snap: TableSnapshot, public: PublicView, names: Sequence[str], lang: str,
           now: datetime, over: bool) -> list[str]:
     if snap.status is Status.ENDED:
-        key = {"admin": "table.ended.admin", "idle": "table.ended.idle"}.get(
-            snap.end_reason or "", "table.ended.other")
+        key = f"table.ended.{snap.end_reason}" if snap.end_reason in ENDED_REASONS else (
+            "table.ended.other")
         return [t(lang, key)]
     if over:
         return [] if public.winner is None else [
@@ -108,8 +108,15 @@ def _head(snap: TableSnapshot, public: PublicView, names: Sequence[str], lang: s
     return lines
 
 
+# Why a game ended unrated: each has its text, table.ended.<reason>.
+ENDED_REASONS = frozenset({"admin", "idle", "save_failed", "channel_gone", "no_permission"})
+
+
 def clock_text(clock: Clock | None, lang: str, now: datetime | None) -> str:
-    """A live countdown, or nothing when no clock runs (or it ran out before `now`)."""
+    """A live countdown, or nothing when no clock runs (or it ran out before `now`);
+    during an outage, that the clock waits (a countdown would lie)."""
+    if clock is not None and clock.paused:
+        return t(lang, "clock.paused")
     if clock is None or clock.deadline is None:
         return ""
     if now is not None and clock.deadline <= now:

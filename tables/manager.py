@@ -25,6 +25,12 @@ class TableManager:
         self.tables: dict[int, Table] = {}
         self._rng = rng or random.Random()
         self._creating = asyncio.Lock()
+        deps.reach.watch(self._reach_changed)
+
+    def _reach_changed(self) -> None:
+        """An outage began or ended somewhere: each table sees whether it is its own."""
+        for table in list(self.tables.values()):
+            table.reach_changed()
 
     def __iter__(self) -> Iterator[Table]:
         return iter(list(self.tables.values()))

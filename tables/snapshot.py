@@ -44,6 +44,7 @@ class Clock:
     seats: tuple[int, ...]
     deadline: datetime | None  # None: no clock runs (R18, or nobody waited for)
     window: bool
+    paused: bool = False  # an outage: nobody can reach the table, no clock runs
 
 
 @dataclass(frozen=True)

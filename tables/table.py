@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -34,11 +34,14 @@ from engine.game import Game, Phase
 from engine.record import to_record
 from engine.rules import TableRules
 from engine.views import public_view, seat_view
-from tables.clock import ClockSource, Timer
+from tables.clock import ClockSource
 from tables.errors import Refusal, TableFailure
+from tables.outage import Reach
 from tables.rebuild import parsed_events, rebuild, replayed
 from tables.results import results
+from tables.save_retry import LONGEST_PAUSE, SaveTrouble
 from tables.snapshot import Clock, SeatInfo, SeatUpdate, Status, TableSnapshot, stamp_of
+from tables.table_clocks import TableClocks
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +58,8 @@ class TableConfig:
     public_clock: int = 20  # R16: public tables
     recent: int = 8  # happenings kept for the table message
     computers_only: bool = False  # benches may start tables without a person
+    save_give_up: timedelta = timedelta(minutes=3)  # a game that cannot be saved ends
+    lobby_grace: timedelta = timedelta(minutes=2)  # a lobby's time after an outage
 
 
 class TableListener(Protocol):
@@ -73,6 +78,7 @@ class TableDeps:
     listener: TableListener
     executor: Executor | None = None
     config: TableConfig = TableConfig()
+    reach: Reach = field(default_factory=lambda: Reach(always=True))
     writer: LogWriter = field(init=False)
 
     def __post_init__(self) -> None:
@@ -96,12 +102,11 @@ class Table:
         self.humans_at_start = 0
         self.passed: set[int] = set()
         self.recent: deque[Happening] = deque(maxlen=deps.config.recent)
-        self.deadline: datetime | None = None
         self.end_reason: str | None = None
-        self._armed_stamp: str | None = None
-        self._decision_timer: Timer | None = None
-        self._idle_timer: Timer | None = None
-        self._lobby_timer: Timer | None = None
+        self.clocks = TableClocks(deps.clock)
+        self._trouble = SaveTrouble(deps.config.save_give_up)
+        self._reached = self.reachable
+        self._reach_task: asyncio.Task[None] | None = None
         self._bots: dict[int, Bot] = {}
         self._bot_task: asyncio.Task[None] | None = None
 
@@ -114,6 +119,15 @@ class Table:
     @property
     def stamp(self) -> str:
         return stamp_of(len(self.game.events)) if self.game else "0"
+
+    @property
+    def deadline(self) -> datetime | None:
+        return self.clocks.deadline
+
+    @property
+    def reachable(self) -> bool:
+        """Whether people can reach this table through Discord right now."""
+        return self.deps.reach.reachable(self.row.guild_id)
 
     @property
     def clock_seconds(self) -> int:
@@ -137,7 +151,7 @@ class Table:
         clock = None
         if game and not game.over:
             waiting = game.waiting()
-            clock = Clock(waiting.seats, self.deadline, waiting.window)
+            clock = Clock(waiting.seats, self.deadline, waiting.window, not self.reachable)
         return TableSnapshot(
             table_id=self.id, guild_id=self.row.guild_id, channel_id=self.row.channel_id,
             host_id=self.row.host_id, public=self.row.public, rules=self.rules,
@@ -252,11 +266,25 @@ class Table:
             self._require(Status.LOBBY)
             if user_id is not None:
                 self._require_host(user_id)
-            await games.cancel_game(self.deps.db, self.id, self.deps.clock.now())
-            self.status = Status.CANCELLED
-            self.end_reason = reason
-            self._stop_timers()
-            await self._notify(())
+            await self._cancel_lobby(reason)
+
+    async def _cancel_lobby(self, reason: str) -> None:
+        await games.cancel_game(self.deps.db, self.id, self.deps.clock.now())
+        self.status = Status.CANCELLED
+        self.end_reason = reason
+        self._stop_timers()
+        await self._notify(())
+
+    async def lose_channel(self, reason: str) -> None:
+        """The table's channel is gone ("channel_gone"), or the bot may no
+        longer post there ("no_permission"): the game ends unrated and nobody
+        forfeits (R19 counts nothing); a lobby is cancelled."""
+        async with self.lock:
+            if self.status is Status.LOBBY:
+                await self._cancel_lobby(reason)
+            elif self.status is Status.PLAYING:
+                log.info("table %s: %s; the game ends unrated", self.id, reason)
+                await self._abandon(reason)
 
     async def start(self, user_id: int) -> None:
         async with self.lock:
@@ -296,8 +324,7 @@ class Table:
             await self._notify(())
 
     def _begin_play(self) -> None:
-        if self._lobby_timer:
-            self._lobby_timer.cancel()
+        self.clocks.stop_lobby()
         self.humans_at_start = sum(1 for s in self.seats if not s.is_bot)
         self._bots = {s.index: make_bot(s.level or "normal", hash((self.row.seed, s.index)))
                       for s in self.seats if s.is_bot}
@@ -312,10 +339,14 @@ class Table:
 
     def arm_lobby_timeout(self) -> None:
         when = self.row.created_at + self.deps.config.lobby_timeout
-        self._lobby_timer = self.deps.clock.call_at(when, self._lobby_timed_out)
+        if not self.reachable:  # armed once people can reach it (`reach_changed`)
+            return
+        # After an outage or a restart a lobby gets a moment more, whatever its age.
+        grace = self.deps.clock.now() + self.deps.config.lobby_grace
+        self.clocks.arm_lobby(max(when, grace), self._lobby_timed_out)
 
     async def _lobby_timed_out(self) -> None:
-        if self.status is Status.LOBBY:
+        if self.status is Status.LOBBY and self.reachable:
             with contextlib.suppress(Refusal):  # started or cancelled meanwhile
                 await self.cancel(None, "lobby_timeout")
 
@@ -382,10 +413,8 @@ class Table:
                 self.status = Status.CANCELLED
             else:
                 self._require(Status.PLAYING)
-                game = self._game()
-                marks = [SeatResult(s, game.marks[s], None, game.forfeited[s])
-                         for s in range(game.n)]
-                await games.end_game(self.deps.db, self.id, self.deps.clock.now(), marks)
+                await games.end_game(self.deps.db, self.id, self.deps.clock.now(),
+                                     self._marks())
                 self.status = Status.ENDED
             self.end_reason = reason
             self._stop_timers()
@@ -494,73 +523,145 @@ class Table:
 
     def _arm_decision_clock(self) -> None:
         """A fresh clock for each new decision (the stamp moved on)."""
+        self.clocks.arm_decision(self.stamp, self._decision_seconds(), self._decision_timed_out)
+
+    def _decision_seconds(self) -> int | None:
+        """The clock the decision on hand gets; None: no clock runs."""
         game = self._game()
-        if self._armed_stamp == self.stamp:
-            return
-        if self._decision_timer:
-            self._decision_timer.cancel()
-            self._decision_timer = None
-        self._armed_stamp = self.stamp
         waiting = game.waiting()
+        if not self.reachable:
+            return None  # an outage: the full clock comes with `reach_changed`
         if game.phase is Phase.WINDOW and not waiting.seats:
-            self.deadline = None  # nobody can call: closed at once by the bot driver
-            return
+            return None  # nobody can call: closed at once by the bot driver
         if not self._clock_runs(waiting.seats, waiting.window):
-            self.deadline = None
-            return
-        seconds = self.rules.window if waiting.window else self.clock_seconds
-        self.deadline = self.deps.clock.now() + timedelta(seconds=seconds)
-        stamp = self.stamp
-        self._decision_timer = self.deps.clock.call_at(
-            self.deadline, lambda: self._decision_timed_out(stamp))
+            return None
+        return self.rules.window if waiting.window else self.clock_seconds
 
     def rearm(self) -> None:
-        """After a restart: the decision on hand gets a fresh, full clock."""
-        self._armed_stamp = None
+        """After a restart or an outage: the decision on hand gets a fresh, full clock."""
+        self.clocks.forget_decision()
         if self.game and not self.game.over:
             self._arm_decision_clock()
         self._human_acted()
 
-    async def _decision_timed_out(self, stamp: str) -> None:
+    async def _decision_timed_out(self, stamp: str, generation: int) -> None:
         async with self.lock:
-            if self.status is not Status.PLAYING or stamp != self.stamp:
+            if (self.status is not Status.PLAYING or stamp != self.stamp
+                    or not self.clocks.current(generation) or not self.reachable):
+                return  # the moment passed, or an outage stopped this clock
+            lost = self.deps.reach.channel_problem(self.row.guild_id, self.row.channel_id)
+            if lost is not None:  # nobody could have seen this clock: nobody forfeits
+                await self._abandon(lost)
                 return
-            game = self._game()
-            waiting = game.waiting()
-            if waiting.window:
-                silence = _silence(game, waiting.seats)
-                await self._commit([silence])
+            try:
+                await self._time_out()
+            except Exception:
+                await self._try_again_later(
+                    lambda delay: self.clocks.retry_decision(delay, stamp,
+                                                             self._decision_timed_out))
                 return
-            # R16: everyone the turn waited for whose time ran out forfeits.
-            for seat in waiting.seats:
-                if (not self.seats[seat].is_bot and not game.over
-                        and seat in game.waiting().seats):
-                    await self._forfeit(seat, "timeout")
+            self._trouble.saved()
+
+    async def _time_out(self) -> None:
+        game = self._game()
+        waiting = game.waiting()
+        if waiting.window:
+            await self._commit([_silence(game, waiting.seats)])
+            return
+        # R16: everyone the turn waited for whose time ran out forfeits.
+        for seat in waiting.seats:
+            if (not self.seats[seat].is_bot and not game.over
+                    and seat in game.waiting().seats):
+                await self._forfeit(seat, "timeout")
 
     def _human_acted(self) -> None:
-        if self._idle_timer:
-            self._idle_timer.cancel()
-        when = self.deps.clock.now() + self.deps.config.idle_timeout
-        self._idle_timer = self.deps.clock.call_at(when, self._idle_timed_out)
+        if self.reachable:
+            self.clocks.touch_idle(self.deps.config.idle_timeout, self._idle_timed_out)
+        else:
+            self.clocks.stop_idle()
 
     async def _idle_timed_out(self) -> None:
-        if self.status is Status.PLAYING:
+        if self.status is Status.PLAYING and self.reachable:
             log.info("table %s: nobody acted for %s; ending it", self.id,
                      self.deps.config.idle_timeout)
             await self.end("idle")
 
     def _stop_timers(self) -> None:
-        for timer in (self._decision_timer, self._idle_timer, self._lobby_timer):
-            if timer:
-                timer.cancel()
-        self.deadline = None
+        self.clocks.stop_all()
         self._wake_bots()
+
+    # --- outages and failing saves -----------------------------------------------------
+
+    def reach_changed(self) -> None:
+        """An outage began or ended for this table: stop its clocks and its
+        computer players, or give the decision on hand its full clock back."""
+        reachable = self.reachable
+        if reachable == self._reached or not self.open:
+            return
+        self._reached = reachable
+        # Not awaited here: the lock may be held; `_apply_reach` reads the reach again.
+        self._reach_task = asyncio.get_running_loop().create_task(self._apply_reach())
+
+    async def _apply_reach(self) -> None:
+        async with self.lock:
+            reachable = self.reachable
+            if self.status is Status.LOBBY:
+                if reachable:
+                    self.arm_lobby_timeout()
+                else:
+                    self.clocks.stop_lobby()
+                return
+            if self.status is not Status.PLAYING:
+                return
+            if reachable:
+                self.rearm()
+            else:
+                self.clocks.forget_decision()
+                self.clocks.stop_idle()
+            await self._notify(())
+        if reachable:
+            self._wake_bots()
+
+    async def _try_again_later(self, retry: Callable[[float], None]) -> None:
+        """A clock's or a computer's step could not be saved (the table was
+        put back): `retry(seconds)` it after a pause, or, once saves have
+        failed for too long, end the game unrated and say so."""
+        delay = self._trouble.failed(self.deps.clock.now())
+        if delay is not None:
+            log.warning("table %s: a save failed; trying again in %.1f s", self.id, delay)
+            retry(delay)
+            return
+        log.error("table %s: nothing could be saved for %s; the game ends unrated",
+                  self.id, self.deps.config.save_give_up)
+        await self._abandon("save_failed")
+
+    async def _abandon(self, reason: str) -> None:
+        """End the game unrated, nobody forfeiting (under the lock), even if
+        the database will not hear of it yet: the channel shows why."""
+        self.status, self.end_reason = Status.ENDED, reason
+        self._stop_timers()
+        await self._notify(())
+        await self._save_end()
+
+    async def _save_end(self) -> None:
+        try:
+            await games.end_game(self.deps.db, self.id, self.deps.clock.now(), self._marks())
+        except Exception as err:
+            delay = self._trouble.failed(self.deps.clock.now()) or LONGEST_PAUSE
+            log.warning("table %s: saving its end failed (%s); trying again in %.1f s",
+                        self.id, err, delay)
+            self.clocks.later(delay, self._save_end)
+
+    def _marks(self) -> list[SeatResult]:
+        game = self._game()
+        return [SeatResult(s, game.marks[s], None, game.forfeited[s]) for s in range(game.n)]
 
     async def settled(self) -> None:
         """Wait until the computer players have nothing left to do for now."""
         while True:
-            task = self._bot_task
-            if task is not None and not task.done():
+            task = next((t for t in (self._reach_task, self._bot_task)
+                         if t is not None and not t.done()), None)
+            if task is not None:
                 await asyncio.wait([task])
             elif self.lock.locked():
                 async with self.lock:
@@ -570,14 +671,12 @@ class Table:
 
     async def close(self) -> None:
         """Stop every timer and the computer players (shutting down)."""
-        for timer in (self._decision_timer, self._idle_timer, self._lobby_timer):
-            if timer:
-                timer.cancel()
-        task = self._bot_task
-        if task is not None and not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        self.clocks.stop_all()
+        for task in (self._bot_task, self._reach_task):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     # --- computer players ---------------------------------------------------------------
 
@@ -596,20 +695,34 @@ class Table:
                     await self.deps.clock.sleep(self.deps.config.bot_pause)
                 decisions = await self._decide(seats)
                 async with self.lock:
-                    if stamp == self.stamp and self.status is Status.PLAYING:
+                    if (stamp != self.stamp or self.status is not Status.PLAYING
+                            or not self.reachable):
+                        continue  # the moment passed, or an outage began: look again
+                    try:
                         await self._apply_bot_decisions(decisions, window)
+                    except Exception:
+                        await self._try_again_later(
+                            lambda delay: self.clocks.later(delay, self._wake_bots_now))
+                        return
+                    self._trouble.saved()
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: a computer player failed", self.id)
 
+    async def _wake_bots_now(self) -> None:
+        self._wake_bots()
+
     def _bot_work(self) -> tuple[str, list[int], bool] | None:
         game = self.game
         if self.status is not Status.PLAYING or game is None or game.over:
             return None
+        if not self.reachable:
+            return None  # computers wait out an outage with everyone else
         waiting = game.waiting()
-        if waiting.window and game.phase is Phase.WINDOW and not waiting.seats:
-            return self.stamp, [], True  # nobody can call: close at once
+        if waiting.window and game.phase is Phase.WINDOW and set(waiting.seats) <= self.passed:
+            # Nobody can call, or all passed and closing it failed to save: close it.
+            return self.stamp, [], True
         bots = [s for s in waiting.seats if self.seats[s].is_bot and s not in self.passed]
         if not bots:
             return None

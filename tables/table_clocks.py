@@ -1,0 +1,106 @@
+"""A table's timers: the decision clock (R16, R17), the idle end and the
+lobby timeout.
+
+Each decision gets one fresh clock, armed once per stamp. An outage stops
+them (`pause`); once people can reach the table again, the decision on hand
+gets its clock back in full. A decision clock's callback carries the
+generation it was armed in, and every stop starts a new one: a callback that
+was already on its way when the clock stopped (an outage that began in the
+same moment) finds itself stale and does nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+
+from tables.clock import Callback, ClockSource, Timer
+
+Expiry = Callable[[str, int], Awaitable[None]]  # (stamp, generation)
+
+
+class TableClocks:
+    def __init__(self, clock: ClockSource) -> None:
+        self.clock = clock
+        self.deadline: datetime | None = None  # the running decision clock's
+        self.generation = 0
+        self._armed: str | None = None  # the stamp whose clock was armed
+        self._decision: Timer | None = None
+        self._idle: Timer | None = None
+        self._lobby: Timer | None = None
+        self._later: Timer | None = None  # a step tried again after a failed save
+
+    # --- the decision clock -------------------------------------------------------
+
+    def arm_decision(self, stamp: str, seconds: float | None, expire: Expiry) -> None:
+        """A fresh clock for decision `stamp`, once per stamp (`seconds` None:
+        no clock runs for it)."""
+        if self._armed == stamp:
+            return
+        self.stop_decision()
+        self._armed = stamp
+        if seconds is None:
+            return
+        self.deadline = self.clock.now() + timedelta(seconds=seconds)
+        self._call(self.deadline, stamp, expire)
+
+    def retry_decision(self, delay: float, stamp: str, expire: Expiry) -> None:
+        """Run `expire` again in `delay` seconds (its save failed), in the same
+        generation; the deadline shown stays the one that ran out."""
+        if self._decision is not None:
+            self._decision.cancel()
+        self._call(self.clock.now() + timedelta(seconds=delay), stamp, expire)
+
+    def current(self, generation: int) -> bool:
+        return generation == self.generation
+
+    def stop_decision(self) -> None:
+        if self._decision is not None:
+            self._decision.cancel()
+            self._decision = None
+        self.deadline = None
+        self.generation += 1
+
+    def forget_decision(self) -> None:
+        """Stop it, so that the next `arm_decision` gives a full clock even
+        for the same decision (after an outage, after a restart)."""
+        self.stop_decision()
+        self._armed = None
+
+    def _call(self, when: datetime, stamp: str, expire: Expiry) -> None:
+        generation = self.generation
+        self._decision = self.clock.call_at(when, lambda: expire(stamp, generation))
+
+    # --- idle end and lobby timeout -------------------------------------------------
+
+    def touch_idle(self, after: timedelta, callback: Callback) -> None:
+        self.stop_idle()
+        self._idle = self.clock.call_at(self.clock.now() + after, callback)
+
+    def stop_idle(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+
+    def arm_lobby(self, when: datetime, callback: Callback) -> None:
+        self.stop_lobby()
+        self._lobby = self.clock.call_at(when, callback)
+
+    def stop_lobby(self) -> None:
+        if self._lobby is not None:
+            self._lobby.cancel()
+            self._lobby = None
+
+    def later(self, delay: float, callback: Callback) -> None:
+        """Run `callback` in `delay` seconds (a step whose save failed)."""
+        if self._later is not None:
+            self._later.cancel()
+        self._later = self.clock.call_at(self.clock.now() + timedelta(seconds=delay), callback)
+
+    def stop_all(self) -> None:
+        self.stop_decision()
+        self.stop_idle()
+        self.stop_lobby()
+        if self._later is not None:
+            self._later.cancel()
+            self._later = None
