@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -27,6 +28,7 @@ from cogs.presenter import Presenter
 from config import Settings, SettingsError, load_settings
 from data.db import Database, connect
 from data.errors import DataError
+from data.lease import LeaseKeeper, LeaseLost
 from data.meta import get_meta, set_meta
 from tables.clock import ClockSource, SystemClock
 from tables.manager import TableManager
@@ -64,6 +66,9 @@ class ToepBot(commands.Bot):
         self._db: Database | None = None
         self._presenter: Presenter | None = None
         self._manager: TableManager | None = None
+        self._lease: LeaseKeeper | None = None
+        self.lease_lost: LeaseLost | None = None
+        self._stopping: asyncio.Task[None] | None = None
 
     @property
     def db(self) -> Database:
@@ -82,6 +87,9 @@ class ToepBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self._db = await connect(self.settings.database_path)
+        # One process per database: refused here (LeaseHeld) while another one runs.
+        self._lease = LeaseKeeper(self._db, self._lost_lease)
+        await self._lease.start()
         self._presenter = Presenter(self, self._db, self.clock.now)
         deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config,
                          self.reach)
@@ -115,12 +123,20 @@ class ToepBot(commands.Bot):
         await set_meta(self.db, key, digest)
         log.info("slash commands synced (%s)", "guild" if guild else "global")
 
+    def _lost_lease(self, lost: LeaseLost) -> None:
+        """Another process took this database over: stop at once (its saves are
+        already refused) and let `main` exit with status 1."""
+        self.lease_lost = lost
+        self._stopping = asyncio.get_running_loop().create_task(self.close())
+
     async def close(self) -> None:
         if self._manager is not None:
             await self._manager.close()
         if self._presenter is not None:
             await self._presenter.settled()
         await super().close()
+        if self._lease is not None:
+            await self._lease.stop()
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -154,9 +170,12 @@ def setup_logging(level: str) -> None:
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(level)))
 
 
-async def _run(bot: ToepBot, token: str) -> None:
+async def _run(build: Callable[[], ToepBot], token: str) -> None:
+    bot = build()  # inside the loop: a connector given to it needs a running one
     async with bot:  # closes the bot, the tables and the database on the way out
         await bot.start(token)
+    if bot.lease_lost is not None:
+        raise bot.lease_lost
 
 
 def main() -> int:
@@ -167,9 +186,15 @@ def main() -> int:
         print(f"toep: {err}", file=sys.stderr)
         return 1
     setup_logging(settings.log_level)
-    bot = create_bot(settings)
+    return run(lambda: create_bot(settings), settings.discord_token)
+
+
+def run(build: Callable[[], ToepBot], token: str) -> int:
+    """Run the bot until it stops: the exit status, and one line on stderr for what
+    keeps it from running (a refused token, a database it cannot use or may not:
+    another process holds it, or took it over)."""
     try:
-        asyncio.run(_run(bot, settings.discord_token))
+        asyncio.run(_run(build, token))
     except discord.LoginFailure:
         print("toep: Discord refused the token: check DISCORD_TOKEN in .env", file=sys.stderr)
         return 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,9 @@ class Database:
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
         self.path = path
+        # Run inside every write transaction, right after BEGIN; raising refuses the
+        # write (data/lease.py: only the lease's holder may write).
+        self.fence: Callable[[aiosqlite.Connection], Awaitable[None]] | None = None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -53,6 +56,8 @@ class Database:
                 await self._rollback()
                 raise
             try:
+                if self.fence is not None:
+                    await self.fence(self._conn)
                 yield self._conn
             except BaseException:
                 await self._rollback()

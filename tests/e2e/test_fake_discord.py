@@ -6,6 +6,7 @@ import asyncio
 import io
 import json
 import zlib
+from collections.abc import Callable
 
 import aiohttp
 import discord
@@ -15,6 +16,9 @@ from discord.ext import commands
 
 from tests.e2e.conftest import BotRunner
 from tests.e2e.fake_discord import (
+    EMBED_LINKS,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
     CommandError,
     FakeDiscord,
     Guild,
@@ -299,3 +303,205 @@ async def test_reconnect_resumes_session(fake: FakeDiscord, run_bot: BotRunner) 
     res = await fake.slash(anna, channel, "ping")
     assert res.acknowledged and len(fake.gateway.sessions) == 1  # resumed, not re-identified
     assert fake.errors == []
+
+
+# -- faults (controls.py) -------------------------------------------------------------------
+
+
+def api(fake: FakeDiscord, path: str) -> tuple[str, dict[str, str]]:
+    return f"https://discord.com/api/v10{path}", {"Authorization": f"Bot {fake.settings.token}"}
+
+
+async def bot_sees(predicate: Callable[[], object], timeout: float = 5.0) -> None:
+    """Poll the bot's own state (fake.wait_for wakes only on changes in the fake)."""
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.01)
+
+
+async def posted(
+    fake: FakeDiscord, run_bot: BotRunner
+) -> tuple[ToyBot, discord.TextChannel, discord.Message, User]:
+    """A started toy bot that posted "a" in the world's channel; and anna."""
+    _, channel_id, anna, _ = world(fake)
+    bot = await started(fake, run_bot)
+    channel = bot.get_channel(channel_id)
+    assert isinstance(channel, discord.TextChannel)
+    return bot, channel, await channel.send("a"), anna
+
+
+async def test_dropped_gateway_is_refused_for_a_while_then_resumed(
+    fake: FakeDiscord, run_bot: BotRunner
+) -> None:
+    _, channel, anna, _ = world(fake)
+    bot = await started(fake, run_bot)
+    await fake.drop_gateway(down_for=0.3)
+    assert fake.gateway.live_sessions() == [] and fake.gateway_connections[0].close_code == 4000
+    with pytest.raises(RuntimeError):  # nobody's clicks reach a bot that is not connected
+        await fake.slash(anna, channel, "ping")
+    await fake.wait_for(lambda: fake.gateway.live_sessions(), timeout=10.0)
+    assert fake.gateway.resumed == 1 and fake.gateway.identified == 1  # resumed, same session
+    assert [h.kind for h in fake.fault_hits if h.kind == "gateway-refused"]
+    assert (await fake.slash(anna, channel, "ping")).acknowledged and not bot.is_closed()
+    assert fake.errors == []
+
+
+async def test_delayed_resume_replays_what_happened_meanwhile(
+    fake: FakeDiscord, run_bot: BotRunner
+) -> None:
+    guild, channel_id, _, _ = world(fake)
+    other = fake.add_channel(guild, "elders")
+    bot = await started(fake, run_bot)
+    assert bot.get_channel(other.id) is not None
+    await fake.drop_gateway(resume_delay=0.5)
+    await fake.wait_for(lambda: [h for h in fake.fault_hits if h.kind == "resume-delayed"])
+    await fake.delete_channel(other)  # happens while the RESUME waits
+    assert fake.gateway.live_sessions() == [] and bot.get_channel(other.id) is not None
+    await fake.wait_for(lambda: fake.gateway.resumed == 1)
+    await bot_sees(lambda: bot.get_channel(other.id) is None)  # CHANNEL_DELETE replayed
+    assert bot.get_channel(channel_id) is not None and fake.errors == []
+
+
+async def test_invalidated_session_identifies_again_with_a_new_ready(
+    fake: FakeDiscord, run_bot: BotRunner
+) -> None:
+    _, channel, anna, _ = world(fake)
+    bot = await started(fake, run_bot)
+
+    async def at_once(shard_id: int | None, *, initial: bool = False) -> None:
+        """discord.py waits 5 s before identifying again; not needed against the fake."""
+
+    bot.before_identify_hook = at_once  # type: ignore[method-assign]
+    first = next(iter(fake.gateway.sessions))
+    await fake.drop_gateway(invalidate=True)
+    await fake.wait_for(lambda: fake.gateway.identified == 2, timeout=10.0)
+    assert first not in fake.gateway.sessions and fake.gateway.resumed == 0
+    await fake.invalidate_session()  # op 9 on a live connection does the same
+    await fake.wait_for(lambda: fake.gateway.identified == 3, timeout=10.0)
+    await bot_sees(lambda: bot.guilds and not bot.guilds[0].unavailable)
+    assert (await fake.slash(anna, channel, "ping")).acknowledged and fake.errors == []
+
+
+async def test_guild_create_follows_ready(run_bot: BotRunner) -> None:
+    async with FakeDiscord() as fake:
+        guild, _, _, _ = world(fake)
+        fake.delay_guild_create(0.3, guild)
+        bot = ToyBot(fake)
+        seen: list[tuple[str, bool]] = []
+
+        async def on_ready() -> None:
+            seen.append(("ready", bot.guilds[0].unavailable))
+
+        async def on_guild_available(found: discord.Guild) -> None:
+            seen.append(("available", found.unavailable))
+
+        bot.add_listener(on_ready)
+        bot.add_listener(on_guild_available)
+        await run_bot(bot, fake)
+        await fake.wait_for(lambda: len(seen) == 2)
+        # discord.py gave up waiting (guild_ready_timeout): READY came with the guild unavailable
+        assert seen == [("ready", True), ("available", False)]
+        await bot.close()
+
+
+async def test_edit_storms_answer_like_discord(fake: FakeDiscord) -> None:
+    guild, channel_id, _, _ = world(fake)
+    other = fake.add_channel(guild, "elders")
+    url, headers = api(fake, f"/channels/{channel_id}/messages")
+    async with aiohttp.ClientSession(connector=fake.connector()) as session:
+        posted = await (await session.post(url, json={"content": "a"}, headers=headers)).json()
+        edit_url = f"{url}/{posted['id']}"
+        fake.fail_edits(502, times=1)
+        failed = await session.patch(edit_url, json={"content": "b"}, headers=headers)
+        assert failed.status == 502
+        assert await failed.json() == {"code": 0, "message": "502: Bad Gateway"}
+        assert (await session.patch(edit_url, json={"content": "b"}, headers=headers)).status == 200
+        fake.rate_limit_edits(30.0, seconds=5.0, channel=fake.store.channels[channel_id])
+        limited = await session.patch(edit_url, json={"content": "c"}, headers=headers)
+        body = await limited.json()
+        assert limited.status == 429 and body["retry_after"] == 30.0 and body["global"] is False
+        assert limited.headers["X-RateLimit-Scope"] == "user" and limited.headers["Via"]
+        assert (await session.post(url, json={"content": "d"}, headers=headers)).status == 200
+        other_url, _ = api(fake, f"/channels/{other.id}/messages")
+        assert (await session.post(other_url, json={"content": "e"}, headers=headers)).status == 200
+        fake.end_storms()
+        fake.rate_limit_edits(2.0, times=1, is_global=True)
+        limited = await session.post(url, json={"content": "f"}, headers=headers)
+        body = await limited.json()
+        assert limited.status == 429 and body["global"] is True and body["retry_after"] == 2.0
+        assert limited.headers["X-RateLimit-Global"] == "true"
+    assert [h.kind for h in fake.fault_hits] == ["5xx", "429", "429-global"]
+    assert [h.bucket for h in fake.rate_limit_hits] == ["message_edit", "global"]
+    assert fake.errors == []
+
+
+async def test_discord_py_waits_out_a_short_429_and_gives_up_on_a_long_one(
+    fake: FakeDiscord, run_bot: BotRunner
+) -> None:
+    bot, _, message, _ = await posted(fake, run_bot)
+    bot.http.max_ratelimit_timeout = 30.0  # the smallest discord.py allows
+    fake.rate_limit_edits(0.1, times=2)
+    await message.edit(content="b")  # slept 0.1 s twice, then landed
+    assert fake.message(message.id).content == "b"
+    fake.fail_edits(503, times=1)  # discord.py retries 500/502/504, not 503
+    with pytest.raises(discord.DiscordServerError):
+        await message.edit(content="c")
+    fake.rate_limit_edits(60.0, seconds=90.0)
+    with pytest.raises(discord.RateLimited):
+        await message.edit(content="d")
+    assert fake.message(message.id).content == "b" and fake.errors == []
+
+
+async def test_a_deleted_channel_answers_10003_everywhere(
+    fake: FakeDiscord, run_bot: BotRunner
+) -> None:
+    bot, channel, message, anna = await posted(fake, run_bot)
+    channel_id = channel.id
+    res = await fake.slash(anna, channel_id, "ping")
+    await fake.delete_channel(fake.store.channels[channel_id])
+    await bot_sees(lambda: bot.get_channel(channel_id) is None)
+    calls = [
+        channel.send("b"),
+        message.edit(content="c"),
+        message.delete(),
+        channel.fetch_message(message.id),
+        bot.fetch_channel(channel_id),
+        bot.http.request(discord.http.Route("GET", f"/webhooks/{bot.application_id}/"
+                                            f"{res.record.token}/messages/@original")),
+    ]
+    for call in calls:
+        with pytest.raises(discord.NotFound) as caught:
+            await call
+        assert caught.value.code == 10003
+    with pytest.raises(CommandError):
+        await fake.slash(anna, channel_id, "ping")
+    assert fake.errors == []
+
+
+async def test_a_denied_permission_is_50013_and_shows_in_app_permissions(
+    fake: FakeDiscord, run_bot: BotRunner
+) -> None:
+    _, channel, message, anna = await posted(fake, run_bot)
+    channel_id = channel.id
+    place = fake.store.channels[channel_id]
+    await fake.deny_permission(place, SEND_MESSAGES)
+    await bot_sees(lambda: not channel.permissions_for(channel.guild.me).send_messages)
+    res = await fake.slash(anna, channel_id, "ping")
+    assert not int(res.record.payload["app_permissions"]) & SEND_MESSAGES
+    with pytest.raises(discord.Forbidden) as caught:
+        await channel.send("b")
+    assert caught.value.code == 50013
+    await message.edit(content="c")  # like Discord: editing needs no Send Messages...
+    await fake.deny_permission(place, EMBED_LINKS)
+    with pytest.raises(discord.Forbidden) as caught:  # ...but an embed needs Embed Links
+        await message.edit(embed=discord.Embed(title="d"))
+    assert caught.value.code == 50013
+    await fake.deny_permission(place, VIEW_CHANNEL)
+    with pytest.raises(discord.Forbidden) as caught:
+        await message.edit(content="e")
+    assert caught.value.code == 50001
+    await fake.allow_permission(place, VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS)
+    await channel.send("f")
+    res = await fake.slash(anna, channel_id, "ping")
+    assert int(res.record.payload["app_permissions"]) & SEND_MESSAGES
+    assert fake.message(message.id).content == "c" and fake.errors == []

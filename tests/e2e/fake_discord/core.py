@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from .faults import Faults
 from .models import Json, User
 from .ratelimit import RateLimitConfig, RateLimiter
 from .store import Rejection, Store
@@ -47,6 +48,7 @@ class Core:
     application_id: int
     limiter: RateLimiter
     gateway: Dispatcher
+    faults: Faults = field(default_factory=Faults)
 
     def reject(
         self, request: web.Request, status: int, code: int, message: str, errors: Any = None

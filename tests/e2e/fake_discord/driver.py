@@ -12,7 +12,9 @@ from typing import Any, TypeVar
 import aiohttp
 
 from .components import find_button, find_component
+from .controls import FaultControls
 from .core import Core, Settings
+from .faults import Faults
 from .gateway import Connection, Gateway
 from .interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT, new_record
 from .models import DEFAULT_EVERYONE, Channel, Edit, Guild, Json, Member, Message, Role, User
@@ -29,7 +31,9 @@ UserRef = User | int
 ChannelRef = Channel | int
 
 
-class FakeDiscord:
+class FakeDiscord(FaultControls):
+    """Faults to inject (gateway drops, storms, deleted channels...) are in controls.py."""
+
     def __init__(
         self,
         token: str = "fake-bot-token",
@@ -54,7 +58,10 @@ class FakeDiscord:
         self.bot_user = User(id=self.store.ids.next(), name=bot_name, bot=True)
         self.application_id = self.bot_user.id  # like Discord: the bot user id is the app id
         self.bot_permissions = bot_permissions
-        self.gateway = Gateway(self.settings, self.store, self.bot_user, self.application_id)
+        faults = Faults()
+        self.gateway = Gateway(
+            self.settings, self.store, self.bot_user, self.application_id, faults
+        )
         self._core = Core(
             self.settings,
             self.store,
@@ -62,6 +69,7 @@ class FakeDiscord:
             self.application_id,
             RateLimiter(self.settings.rate_limits),
             self.gateway,
+            faults,
         )
         self._tls = make_tls()
         self._server = Server(self._core, self.gateway, self._tls.server)
@@ -265,6 +273,8 @@ class FakeDiscord:
         who = self.store.users[user if isinstance(user, int) else user.id]
         chan = self.store.channels[channel if isinstance(channel, int) else channel.id]
         guild = self.store.guilds[chan.guild_id]
+        if chan.deleted:
+            raise CommandError(f"channel {chan.name} was deleted")
         if who.id not in guild.members:
             raise CommandError(f"{who.name} is not a member of {guild.name}")
         return chan, guild, who
@@ -291,7 +301,7 @@ class FakeDiscord:
             guild=guild,
             data=data,
             app_id=self.application_id,
-            app_permissions=guild.permissions_of(self.bot_user.id),
+            app_permissions=guild.permissions_in(self.bot_user.id, channel),
             locale=locale or user.locale,
             attachment_size_limit=self.settings.attachment_size_limit,
             message=message,

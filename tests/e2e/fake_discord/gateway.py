@@ -6,11 +6,14 @@ import asyncio
 import json
 import secrets
 import zlib
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from .core import Settings
+from .faults import Faults
 from .models import Json, User
 from .store import Store
 
@@ -70,16 +73,32 @@ class Session:
 
 
 class Gateway:
-    def __init__(self, settings: Settings, store: Store, bot: User, application_id: int) -> None:
+    def __init__(
+        self, settings: Settings, store: Store, bot: User, application_id: int, faults: Faults
+    ) -> None:
         self._settings = settings
         self._store = store
         self._bot = bot
         self._application_id = application_id
+        self._faults = faults
         self.connections: list[Connection] = []
         self.sessions: dict[str, Session] = {}
         self.ready = asyncio.Event()  # set once a bot identified and got all its guilds
+        self.identified = 0  # READYs sent (a new READY after an invalidated session counts)
+        self.resumed = 0  # RESUMEDs sent
+        self._tasks: set[asyncio.Task[None]] = set()
 
-    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)  # asyncio keeps only weak references
+        task.add_done_callback(self._tasks.discard)
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        if self._faults.gateway_down():
+            # An outage: the handshake fails, and discord.py backs off and tries again.
+            self._faults.record("gateway-refused", request.method, request.path, 503)
+            self._store.touch()
+            return web.Response(status=503, text="503 Service Unavailable")
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
         query = dict(request.query)
@@ -152,8 +171,21 @@ class Gateway:
         conn.session = session
         self.sessions[session.id] = session
         await self._send_event(session, "READY", self._ready_payload(session))
-        for guild_id in list(self._store.guilds):
-            await self._send_event(session, "GUILD_CREATE", self.guild_payload(guild_id, session))
+        self.identified += 1
+        self._store.touch()
+        # Like Discord: READY lists the guilds as unavailable; each GUILD_CREATE follows.
+        self._spawn(self._send_guilds(session, list(self._store.guilds)))
+
+    async def _send_guilds(self, session: Session, guild_ids: list[int]) -> None:
+        waited = 0.0
+        for guild_id in sorted(guild_ids, key=self._faults.guild_delay):
+            delay = self._faults.guild_delay(guild_id)
+            await asyncio.sleep(max(0.0, delay - waited))
+            waited = max(waited, delay)
+            if self.sessions.get(session.id) is session:  # not invalidated meanwhile
+                await self._send_event(
+                    session, "GUILD_CREATE", self.guild_payload(guild_id, session)
+                )
         self.ready.set()
         self._store.touch()
 
@@ -191,12 +223,28 @@ class Gateway:
         if session is None or not self._token_ok(data.get("token")) or not isinstance(seq, int):
             await conn.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             return
+        delay = self._faults.take_resume_delay()
+        if delay > 0:
+            # Answered later, in a task: heartbeats on this connection keep being acked.
+            self._faults.record("resume-delayed", "RESUME", f"+{delay:g}s", 0)
+            self._store.touch()
+            self._spawn(self._finish_resume(conn, session, seq, delay))
+        else:
+            await self._finish_resume(conn, session, seq)
+
+    async def _finish_resume(
+        self, conn: Connection, session: Session, seq: int, delay: float = 0.0
+    ) -> None:
+        await asyncio.sleep(delay)
+        if conn.ws.closed or self.sessions.get(session.id) is not session:
+            return
         conn.session = session
         session.connection = conn
         for payload in session.sent:
             if payload["s"] > seq:
                 await conn.send(payload)
         await self._send_event(session, "RESUMED", {"_trace": ["fake-discord"]})
+        self.resumed += 1
         self._store.touch()
 
     async def _members_chunk(self, session: Session, data: Json) -> None:
@@ -241,7 +289,28 @@ class Gateway:
             assert session.connection is not None
             await session.connection.send({"op": RECONNECT, "d": None, "s": None, "t": None})
 
+    async def drop(self, code: int, *, invalidate: bool) -> None:
+        """Close every live connection with `code`; `invalidate` forgets their sessions, so
+        the RESUME that follows is answered op 9 and the client identifies anew."""
+        for session in self.live_sessions():
+            assert session.connection is not None
+            connection = session.connection
+            session.connection = None  # events from now on wait for the RESUME
+            if invalidate:
+                self.sessions.pop(session.id, None)
+            await connection.close(code, "Fake Discord: connection dropped.")
+        self._store.touch()
+
+    async def invalidate_sessions(self) -> None:
+        """Send op 9 (not resumable) on every live connection: the client identifies anew."""
+        for session in self.live_sessions():
+            assert session.connection is not None
+            self.sessions.pop(session.id, None)
+            await session.connection.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
+
     async def close_all(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
         for conn in self.connections:
             if not conn.ws.closed:
                 await conn.close(1001, "Fake Discord stopping.")

@@ -79,6 +79,8 @@ class Channel:
     name: str
     type: int = 0  # GUILD_TEXT
     position: int = 0
+    deleted: bool = False  # every route on it answers 404 10003 Unknown Channel
+    denied: dict[int, int] = field(default_factory=dict)  # member overwrites: user id -> deny
 
     def payload(self) -> Json:
         return {
@@ -87,7 +89,10 @@ class Channel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [
+                {"id": str(user_id), "type": 1, "allow": "0", "deny": str(deny)}
+                for user_id, deny in self.denied.items()
+            ],
             "nsfw": False,
             "topic": None,
             "last_message_id": None,
@@ -143,6 +148,13 @@ class Guild:
             value |= self.roles[role_id].permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
 
+    def permissions_in(self, user_id: int, channel: Channel) -> int:
+        """Permissions in one channel: the guild's, less the member's channel overwrite."""
+        value = self.permissions_of(user_id)
+        if value == ALL_PERMISSIONS:  # owner and administrators ignore overwrites
+            return value
+        return value & ~channel.denied.get(user_id, 0)
+
     def payload(self, member_ids: list[int]) -> Json:
         return {
             **_GUILD_DEFAULTS,
@@ -151,7 +163,7 @@ class Guild:
             "owner_id": str(self.owner_id),
             "preferred_locale": self.preferred_locale,
             "roles": [r.payload() for r in self.roles.values()],
-            "channels": [c.payload() for c in self.channels.values()],
+            "channels": [c.payload() for c in self.channels.values() if not c.deleted],
             "members": [self.members[m].payload() for m in member_ids],
             "member_count": len(self.members),
             "joined_at": self.joined_at,

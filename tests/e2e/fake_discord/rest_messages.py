@@ -20,8 +20,9 @@ def _channel(core: Core, call: Call) -> Channel | web.Response:
 
 
 def _missing_permissions(core: Core, channel: Channel, call: Call) -> bool:
-    """Whether the bot lacks what this create/edit needs (guild-level permissions only)."""
-    have = core.store.guilds[channel.guild_id].permissions_of(core.bot.id)
+    """Whether the bot lacks what this create/edit needs in this channel. Like Discord, an
+    edit of its own message needs no Send Messages, only what the new body carries."""
+    have = core.store.guilds[channel.guild_id].permissions_in(core.bot.id, channel)
     need = VIEW_CHANNEL | (SEND_MESSAGES if call.request.method == "POST" else 0)
     need |= EMBED_LINKS if call.json().get("embeds") else 0
     need |= ATTACH_FILES if call.uploads else 0
@@ -66,6 +67,9 @@ async def one(core: Core, call: Call) -> web.StreamResponse:
     message = _message(core, call)
     if isinstance(message, web.Response):
         return message
+    channel = core.store.channels[message.channel_id]
+    if call.request.method == "PATCH" and _missing_permissions(core, channel, call):
+        return core.reject(call.request, 403, 50013, "Missing Permissions")
     if call.request.method == "DELETE":
         await delete_message(core, message)
         return web.Response(status=204)

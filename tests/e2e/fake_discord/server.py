@@ -78,6 +78,11 @@ class Server:
         core = self._core
         if route.auth and request.headers.get(hdrs.AUTHORIZATION) != f"Bot {core.settings.token}":
             return core.reject(request, 401, 0, "401: Unauthorized")
+        faulted = self._channel_problem(request, route, params) or self._storm(
+            request, route, params
+        )
+        if faulted is not None:
+            return faulted
         limited = self._rate_limit(request, route, params)
         if limited is not None:
             return limited
@@ -89,6 +94,50 @@ class Server:
         response = await route.handler(core, Call(request, params, body, uploads, route.name))
         core.store.requests.append((time.monotonic(), request.method, path, response.status))
         return response
+
+    def _channel_of(self, route: Route, params: dict[str, str]) -> int | None:
+        """The channel a request acts on: from the path, or an interaction webhook's token."""
+        if "channel_id" in params:
+            return int(params["channel_id"])
+        record = self._core.store.by_token.get(params.get("token", ""))
+        return record.channel_id if record is not None and route.bucket == "webhook" else None
+
+    def _channel_problem(
+        self, request: web.Request, route: Route, params: dict[str, str]
+    ) -> web.Response | None:
+        """A deleted channel answers every route 10003; one the bot cannot see, 50001."""
+        core = self._core
+        channel_id = self._channel_of(route, params)
+        if channel_id is None:
+            return None
+        channel = core.store.channels.get(channel_id)
+        if channel is None or channel.deleted:
+            return core.reject(request, 404, 10003, "Unknown Channel")
+        guild = core.store.guilds[channel.guild_id]
+        # Interaction webhooks act for the application, not the bot member: no permissions.
+        sees = guild.permissions_in(core.bot.id, channel) & rest_messages.VIEW_CHANNEL
+        if route.auth and not sees:
+            return core.reject(request, 403, 50001, "Missing Access")
+        return None
+
+    def _storm(
+        self, request: web.Request, route: Route, params: dict[str, str]
+    ) -> web.Response | None:
+        core = self._core
+        storm = core.faults.storm_for(route.name, self._channel_of(route, params), route.auth)
+        if storm is None:
+            return None
+        now = time.monotonic()
+        body, headers = storm.answer(now)
+        if storm.status == 429:
+            bucket = "global" if storm.is_global else route.bucket
+            core.store.rate_limit_hits.append(
+                RateLimitHit(now, request.method, request.path, bucket, body["retry_after"], True)
+            )
+        kind = "5xx" if storm.status != 429 else "429-global" if storm.is_global else "429"
+        core.faults.record(kind, request.method, request.path, storm.status)
+        core.store.touch()
+        return json_response(body, status=storm.status, headers=headers)
 
     def _rate_limit(
         self, request: web.Request, route: Route, params: dict[str, str]

@@ -1,0 +1,278 @@
+"""One owner per database: a lease row that its holder keeps renewing.
+
+A bot process takes the lease of the resource 'database' when it starts and
+renews it every HEARTBEAT; a lease not renewed for TTL lapses. Another process
+starting on the same database meanwhile is refused (`LeaseHeld`, one line). A
+lapsed lease is taken over, and so, at once, is the lease of a process on this
+machine that no longer runs (a crash, a SIGKILL): a restart after a crash needs
+nobody to do anything.
+
+The holder's write transactions are fenced (`Database.fence`): each one checks,
+inside its own BEGIN IMMEDIATE, that the lease is still its own. A process that
+stalled while another took over can therefore never write again; its next save
+raises `LeaseLost`, and so does its next heartbeat, which tells the bot to stop.
+
+The key column `resource` lets the same table hold per-shard leases later
+('shard:0', 'shard:1', ...).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import aiosqlite
+
+from data.db import Database
+from data.errors import DataError
+from data.times import from_db, to_db
+
+log = logging.getLogger(__name__)
+
+DATABASE = "database"
+TTL = timedelta(seconds=30)
+HEARTBEAT = timedelta(seconds=10)
+Now = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    # Wall time, never the bot's game clock: the processes compare it with each other.
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class Lease:
+    resource: str
+    owner: str
+    acquired_at: datetime
+    heartbeat_at: datetime
+    expires_at: datetime
+
+    def lapsed(self, now: datetime) -> bool:
+        return now >= self.expires_at
+
+
+class LeaseHeld(DataError):
+    """Another live process holds the lease: this one must not start."""
+
+    def __init__(self, lease: Lease, now: datetime, path: Path | str) -> None:
+        renewed = (now - lease.heartbeat_at).total_seconds()
+        left = (lease.expires_at - now).total_seconds()
+        super().__init__(
+            f"another Toep process ({lease.owner}) is using {path}: its lease was renewed "
+            f"{renewed:.0f} s ago and lapses in {left:.0f} s if it stops; stop that process "
+            "first (after a crash, start this one again: a lapsed lease is taken over)"
+        )
+        self.lease = lease
+
+
+class LeaseLost(DataError):
+    """Another process took over this process's lease: it must stop at once."""
+
+    def __init__(self, resource: str, owner: str, taker: str | None) -> None:
+        by = f"to {taker}" if taker else "(the lease row is gone)"
+        super().__init__(
+            f"this process ({owner}) lost the lease of the {resource} {by}; it stops "
+            "saving and exits so that two processes never act on the same tables"
+        )
+        self.taker = taker
+
+
+def new_owner() -> str:
+    """An owner id, new for every process start: host:pid:random."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def owner_is_gone(owner: str) -> bool:
+    """Whether `owner` was a process on this machine that no longer runs (or is a zombie)."""
+    parts = owner.rsplit(":", 2)
+    if len(parts) != 3 or parts[0] != socket.gethostname() or not parts[1].isdigit():
+        return False
+    pid = int(parts[1])
+    if pid == os.getpid():
+        return False  # another bot in this very process: alive
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False  # someone else's process, alive
+    return _is_zombie(pid)
+
+
+def _is_zombie(pid: int) -> bool:
+    """A killed child its parent has not reaped yet still answers kill(pid, 0)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] == ["Z"]
+
+
+def _lease(row: sqlite3.Row) -> Lease:
+    return Lease(
+        row["resource"],
+        row["owner"],
+        from_db(row["acquired_at"]),
+        from_db(row["heartbeat_at"]),
+        from_db(row["expires_at"]),
+    )
+
+
+async def _read(conn: aiosqlite.Connection, resource: str) -> Lease | None:
+    rows = list(
+        await conn.execute_fetchall("SELECT * FROM leases WHERE resource = ?", (resource,))
+    )
+    return _lease(rows[0]) if rows else None
+
+
+async def holder(db: Database, resource: str = DATABASE) -> Lease | None:
+    async with db.read() as conn:
+        return await _read(conn, resource)
+
+
+async def acquire(
+    db: Database, owner: str, *, resource: str = DATABASE, ttl: timedelta = TTL, now: Now = utc_now
+) -> Lease:
+    """Take the lease, or take it over if it lapsed or its process is gone; else LeaseHeld."""
+    async with db.transaction() as conn:  # BEGIN IMMEDIATE: one taker at a time
+        current = await _read(conn, resource)
+        moment = now()
+        if (
+            current is not None
+            and current.owner != owner
+            and not current.lapsed(moment)
+            and not owner_is_gone(current.owner)
+        ):
+            raise LeaseHeld(current, moment, db.path)
+        lease = Lease(resource, owner, moment, moment, moment + ttl)
+        await conn.execute(
+            "INSERT INTO leases (resource, owner, acquired_at, heartbeat_at, expires_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (resource) DO UPDATE SET owner = excluded.owner, "
+            "acquired_at = excluded.acquired_at, heartbeat_at = excluded.heartbeat_at, "
+            "expires_at = excluded.expires_at",
+            (resource, owner, to_db(moment), to_db(moment), to_db(lease.expires_at)),
+        )
+    if current is not None and current.owner != owner:
+        log.warning("took over the lease of the %s from %s (%s)", resource, current.owner,
+                    "lapsed" if current.lapsed(moment) else "its process is gone")
+    return lease
+
+
+async def renew(
+    db: Database, owner: str, *, resource: str = DATABASE, ttl: timedelta = TTL, now: Now = utc_now
+) -> None:
+    """A heartbeat: push the expiry on; LeaseLost if the lease is no longer ours."""
+    async with db.transaction() as conn:
+        moment = now()
+        cursor = await conn.execute(
+            "UPDATE leases SET heartbeat_at = ?, expires_at = ? WHERE resource = ? AND owner = ?",
+            (to_db(moment), to_db(moment + ttl), resource, owner),
+        )
+        if cursor.rowcount == 0:
+            current = await _read(conn, resource)
+            raise LeaseLost(resource, owner, None if current is None else current.owner)
+
+
+async def release(db: Database, owner: str, *, resource: str = DATABASE) -> None:
+    """Give the lease up (a clean stop), if it is still ours."""
+    async with db.transaction() as conn:
+        await conn.execute(
+            "DELETE FROM leases WHERE resource = ? AND owner = ?", (resource, owner)
+        )
+
+
+async def check(conn: aiosqlite.Connection, resource: str, owner: str) -> None:
+    """Inside a write transaction: LeaseLost unless `owner` holds the lease."""
+    rows = list(
+        await conn.execute_fetchall("SELECT owner FROM leases WHERE resource = ?", (resource,))
+    )
+    taker = str(rows[0][0]) if rows else None
+    if taker != owner:
+        raise LeaseLost(resource, owner, taker)
+
+
+class LeaseKeeper:
+    """Holds one resource's lease for a running process: takes it, fences the database's
+    write transactions with it, renews it, and calls `on_lost` once if it is lost."""
+
+    def __init__(
+        self,
+        db: Database,
+        on_lost: Callable[[LeaseLost], None],
+        *,
+        resource: str = DATABASE,
+        ttl: timedelta = TTL,
+        heartbeat: timedelta = HEARTBEAT,
+        now: Now = utc_now,
+    ) -> None:
+        self.db = db
+        self.owner = new_owner()
+        self.resource = resource
+        self._on_lost = on_lost
+        self._ttl = ttl
+        self._heartbeat = heartbeat
+        self._now = now
+        self._task: asyncio.Task[None] | None = None
+        self.lost: LeaseLost | None = None
+
+    async def start(self) -> Lease:
+        """Take the lease (LeaseHeld if another live process has it) and keep it."""
+        lease = await acquire(
+            self.db, self.owner, resource=self.resource, ttl=self._ttl, now=self._now
+        )
+        self.db.fence = self._fence
+        self._task = asyncio.create_task(self._beat(), name=f"lease:{self.resource}")
+        log.info("holding the lease of the %s as %s", self.resource, self.owner)
+        return lease
+
+    async def stop(self) -> None:
+        """Stop renewing and give the lease up, if it is still ours."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self.db.fence == self._fence:
+            self.db.fence = None
+            if self.lost is None:
+                with contextlib.suppress(DataError, sqlite3.Error):
+                    await release(self.db, self.owner, resource=self.resource)
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(self._heartbeat.total_seconds())
+            try:
+                await renew(
+                    self.db, self.owner, resource=self.resource, ttl=self._ttl, now=self._now
+                )
+            except LeaseLost as lost:
+                self._lose(lost)
+                return
+            except (DataError, sqlite3.Error) as err:
+                # A locked or full database: the lease may lapse, but the fence keeps
+                # every write safe until someone else really takes it over.
+                log.warning("could not renew the lease of the %s (%s); trying again in %.0f s",
+                            self.resource, err, self._heartbeat.total_seconds())
+
+    async def _fence(self, conn: aiosqlite.Connection) -> None:
+        try:
+            await check(conn, self.resource, self.owner)
+        except LeaseLost as lost:
+            self._lose(lost)
+            raise
+
+    def _lose(self, lost: LeaseLost) -> None:
+        if self.lost is None:
+            self.lost = lost
+            log.critical("%s", lost)
+            self._on_lost(lost)

@@ -1,0 +1,165 @@
+"""One owner per database: taking, renewing, taking over and losing the lease."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from data import lease
+from data.db import Database, connect
+from data.lease import LeaseHeld, LeaseKeeper, LeaseLost
+from data.meta import get_meta, set_meta
+from tests.data.helpers import NOW
+
+ELSEWHERE = "other-host:4242:cafe"  # a process on another machine: never "gone"
+
+
+@pytest.fixture
+async def second(db: Database) -> AsyncIterator[Database]:
+    """A second connection to the same file: what a second process would open."""
+    other = await connect(db.path)
+    yield other
+    await other.close()
+
+
+def at(seconds: float) -> lease.Now:
+    return lambda: NOW + timedelta(seconds=seconds)
+
+
+def a_dead_pid() -> int:
+    """The pid of a process that ran on this machine and is gone (reaped)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+async def test_the_first_process_takes_the_lease_and_a_second_is_refused(
+    db: Database, second: Database
+) -> None:
+    taken = await lease.acquire(db, ELSEWHERE, now=at(0))
+    assert taken.expires_at == NOW + lease.TTL
+    with pytest.raises(LeaseHeld) as refused:
+        await lease.acquire(second, "this-host:1:beef", now=at(10))
+    text = str(refused.value)
+    assert "another Toep process (other-host:4242:cafe)" in text and str(db.path) in text
+    assert "renewed 10 s ago and lapses in 20 s" in text and "\n" not in text
+    assert (await lease.holder(second)) == taken
+
+
+async def test_a_lapsed_lease_is_taken_over_and_its_old_holder_can_no_longer_write(
+    db: Database, second: Database
+) -> None:
+    await lease.acquire(db, ELSEWHERE, now=at(0))
+    await lease.renew(db, ELSEWHERE, now=at(20))  # pushes the expiry to 50 s
+    with pytest.raises(LeaseHeld):
+        await lease.acquire(second, "new:1:1", now=at(45))
+    taken = await lease.acquire(second, "new:1:1", now=at(50))
+    assert taken.owner == "new:1:1" and (await lease.holder(db)) == taken
+    with pytest.raises(LeaseLost) as lost:
+        await lease.renew(db, ELSEWHERE, now=at(51))
+    assert lost.value.taker == "new:1:1" and "to new:1:1" in str(lost.value)
+    async with db.transaction() as conn:
+        with pytest.raises(LeaseLost):
+            await lease.check(conn, lease.DATABASE, ELSEWHERE)
+
+
+async def test_the_lease_of_a_process_gone_from_this_machine_is_taken_at_once(
+    db: Database, second: Database
+) -> None:
+    crashed = f"{socket.gethostname()}:{a_dead_pid()}:dead"
+    await lease.acquire(db, crashed, now=at(0))
+    taken = await lease.acquire(second, "new:1:1", now=at(1))  # long before it lapses
+    assert taken.owner == "new:1:1"
+
+
+def test_only_processes_of_this_machine_that_ended_are_gone() -> None:
+    host = socket.gethostname()
+    assert lease.owner_is_gone(f"{host}:{a_dead_pid()}:x")
+    assert not lease.owner_is_gone(f"{host}:1:x")  # init runs (or is not ours to signal)
+    assert not lease.owner_is_gone(lease.new_owner())  # this very process
+    assert not lease.owner_is_gone(ELSEWHERE) and not lease.owner_is_gone("garbage")
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        while not lease._is_zombie(child.pid):  # killed but not reaped: a zombie
+            pass
+        assert lease.owner_is_gone(f"{host}:{child.pid}:x")
+    finally:
+        child.wait()
+
+
+async def test_release_lets_the_next_process_in(db: Database, second: Database) -> None:
+    await lease.acquire(db, ELSEWHERE, now=at(0))
+    await lease.release(second, "not-the-owner:1:1")  # changes nothing
+    assert (await lease.holder(db)) is not None
+    await lease.release(db, ELSEWHERE)
+    assert (await lease.holder(db)) is None
+    assert (await lease.acquire(second, "new:1:1", now=at(1))).owner == "new:1:1"
+
+
+async def test_the_keeper_fences_writes_renews_and_reports_a_takeover(
+    db: Database, second: Database
+) -> None:
+    lost: list[LeaseLost] = []
+    keeper = LeaseKeeper(db, lost.append, ttl=timedelta(seconds=0.3),
+                         heartbeat=timedelta(seconds=0.05))
+    first = await keeper.start()
+    await set_meta(db, "k", "mine")  # the holder writes freely
+    await asyncio.sleep(0.5)  # past the first ttl: the heartbeats kept it
+    held = await lease.holder(second)
+    assert held is not None and held.owner == keeper.owner and held.expires_at > first.expires_at
+    with pytest.raises(LeaseHeld):
+        await lease.acquire(second, "new:1:1")
+    # It stalls (no heartbeat), the lease lapses, another process takes it over.
+    assert keeper._task is not None
+    keeper._task.cancel()
+    await asyncio.sleep(0.35)
+    await lease.acquire(second, "new:1:1")
+    with pytest.raises(LeaseLost):
+        await set_meta(db, "k", "stale")  # refused inside its own transaction
+    assert await get_meta(second, "k") == "mine"
+    assert len(lost) == 1 and lost[0].taker == "new:1:1" and keeper.lost is lost[0]
+    await keeper.stop()  # does not release what is no longer its own
+    held = await lease.holder(second)
+    assert held is not None and held.owner == "new:1:1"
+
+
+async def test_a_keeper_that_stops_cleanly_gives_the_lease_up(db: Database) -> None:
+    keeper = LeaseKeeper(db, lambda lost: None)
+    await keeper.start()
+    await keeper.stop()
+    assert (await lease.holder(db)) is None and db.fence is None
+    await set_meta(db, "k", "after")  # no fence left behind
+
+
+async def test_the_heartbeat_notices_a_takeover_by_itself(db: Database, second: Database) -> None:
+    lost: list[LeaseLost] = []
+    keeper = LeaseKeeper(db, lost.append, heartbeat=timedelta(seconds=0.05))
+    await keeper.start()
+    async with second.transaction() as conn:  # taken over behind its back
+        await conn.execute("UPDATE leases SET owner = 'thief:1:1'")
+    for _ in range(100):
+        if lost:
+            break
+        await asyncio.sleep(0.02)
+    assert [x.taker for x in lost] == ["thief:1:1"]
+    await keeper.stop()
+
+
+def test_the_migration_made_the_table(tmp_path: Path) -> None:
+    async def columns() -> list[str]:
+        db = await connect(tmp_path / "t.sqlite3")
+        async with db.read() as conn:
+            rows = list(await conn.execute_fetchall("PRAGMA table_info(leases)"))
+        await db.close()
+        return [str(r["name"]) for r in rows]
+
+    assert asyncio.run(columns()) == [
+        "resource", "owner", "acquired_at", "heartbeat_at", "expires_at"
+    ]
