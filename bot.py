@@ -123,6 +123,20 @@ class ToepBot(commands.Bot):
         await set_meta(self.db, key, digest)
         log.info("slash commands synced (%s)", "guild" if guild else "global")
 
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """discord.py's connect, which cannot retry a first connection that fails
+        (its retry reads the sequence of a websocket it never had, AttributeError):
+        a start during a Discord outage waits for the gateway instead of dying."""
+        while True:
+            try:
+                await super().connect(reconnect=reconnect)
+                return
+            except AttributeError:
+                websocket: object | None = self.ws  # typed as always there; it is not
+                if websocket is not None or not reconnect or self.is_closed():
+                    raise
+            await asyncio.sleep(1.0)  # discord.py already waited its back-off once
+
     def _lost_lease(self, lost: LeaseLost) -> None:
         """Another process took this database over: stop at once (its saves are
         already refused) and let `main` exit with status 1."""

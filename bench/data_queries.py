@@ -48,7 +48,7 @@ async def fill(db: Database, games: int, players: int, rng: random.Random) -> No
         game = await create_game(
             db,
             guild_id=GUILD,
-            channel_id=2,
+            channel_id=2 + number,  # one open table per channel
             host_id=users[0],
             public=True,
             rules={"limit": 15},

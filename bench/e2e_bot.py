@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from bench.e2e_wire import CLOSE, TOKEN, BotConfig, Problems, TableState, watching
+from bench.e2e_wire import CLOSE, DISK_FULL, TOKEN, BotConfig, Problems, TableState, watching
 from bot import ToepBot, create_bot
 from config import Settings
 from tables.table import Table, TableConfig
@@ -79,8 +79,10 @@ class Publisher:
 
 
 def _state(table: Table) -> TableState:
+    game = table.game
+    forfeited = [] if game is None else [s for s, out in enumerate(game.forfeited) if out]
     return TableState(table.id, table.row.channel_id, [seat.user_id for seat in table.seats],
-                      table.status, table.end_reason)
+                      table.status, table.end_reason, forfeited)
 
 
 def _unknown_host(host: str) -> None:
@@ -110,17 +112,39 @@ async def until_ready(bot: ToepBot, task: asyncio.Task[None]) -> None:
         raise TimeoutError(f"the bot was not ready after {READY_TIMEOUT:.0f} s")
 
 
-async def told_to_close() -> None:
-    """Until the bench writes "close" (or goes away: end of input)."""
+async def told_to_close(bot: ToepBot) -> None:
+    """Until the bench writes "close" (or goes away: end of input). Meanwhile
+    "disk_full SECONDS" (bench/chaos.py) fills the database's disk for a while."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     transport, _ = await loop.connect_read_pipe(
         lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    faults: set[asyncio.Task[None]] = set()
     try:
         while (line := await reader.readline()) and line.strip().decode() != CLOSE:
-            pass
+            command, _, argument = line.decode().strip().partition(" ")
+            if command == DISK_FULL:
+                fault = asyncio.create_task(disk_full(bot, float(argument)))
+                faults.add(fault)
+                fault.add_done_callback(faults.discard)
     finally:
         transport.close()
+
+
+async def disk_full(bot: ToepBot, seconds: float) -> None:
+    """The database may not grow for `seconds`: SQLite's own limit on the file's
+    pages (`PRAGMA max_page_count`, on the bot's connection) set to its size now.
+    Every save that needs a new page fails as on a full disk (SQLITE_FULL,
+    "database or disk is full"); saves that fit in free space still land."""
+    async with bot.db.read() as conn:
+        (limit,), = await conn.execute_fetchall("PRAGMA max_page_count")
+        (pages,), = await conn.execute_fetchall("PRAGMA page_count")
+        await conn.execute(f"PRAGMA max_page_count = {int(pages)}")
+    try:
+        await asyncio.sleep(seconds)
+    finally:
+        async with bot.db.read() as conn:
+            await conn.execute(f"PRAGMA max_page_count = {int(limit)}")
 
 
 async def serve(config: BotConfig, outbox: Outbox) -> None:
@@ -128,11 +152,15 @@ async def serve(config: BotConfig, outbox: Outbox) -> None:
     with watching(problems):
         bot = build(config)
         task = asyncio.create_task(bot.start(TOKEN))
-        await until_ready(bot, task)
+        try:
+            await until_ready(bot, task)
+        except BaseException:
+            await bot.close()  # else its database's thread keeps this process alive
+            raise
         outbox.send("ready")
         publisher = Publisher(bot, outbox)
         publishing = asyncio.create_task(publisher.run())
-        await told_to_close()
+        await told_to_close(bot)
         publishing.cancel()
         await bot.close()  # what closing shows still counts
         await asyncio.gather(task, publishing, return_exceptions=True)

@@ -89,7 +89,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -132,6 +132,7 @@ class Options:
     seed: int = 1
     database: Path | None = None
     profile: Path | None = None  # cProfile the bot's process into this file
+    rules: dict[str, Any] = field(default_factory=dict)  # more /toep new options
 
 
 @dataclass
@@ -177,11 +178,15 @@ class BotProcess:
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
 
-    async def start(self, config: BotConfig) -> None:
+    async def start(self, config: BotConfig, stderr: IO[bytes] | None = None) -> None:
+        """Start the bot's process (again, after `crash`: the same tables go on);
+        its stderr (the log) to `stderr`, else this process's."""
+        self.ready = asyncio.Event()
+        self.report = None
         # The same python, as a module from the project's root (bench/ imports the bot).
         self._process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bench.e2e_bot", config.to_json(), cwd=ROOT,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=stderr,
             limit=MESSAGE_LIMIT)
         assert self._process.stdout is not None
         self._reader = asyncio.create_task(self._read(self._process.stdout))
@@ -247,6 +252,20 @@ class BotProcess:
         if code != 0:
             found.add(f"bot process: exit code {code}")
         return found
+
+    async def tell(self, line: str) -> None:
+        """One line to the bot's process (bench/e2e_bot.py `told_to_close`)."""
+        assert self._process is not None and self._process.stdin is not None
+        self._process.stdin.write(f"{line}\n".encode())
+        await self._process.stdin.drain()
+
+    async def crash(self) -> None:
+        """SIGKILL the bot's process and reap it: no goodbye, no report."""
+        process, reader = self._process, self._reader
+        assert process is not None and reader is not None
+        process.kill()
+        await process.wait()
+        await reader
 
     def kill(self) -> None:
         """The bot's process, if it still runs (a failed or interrupted bench)."""
@@ -344,7 +363,7 @@ class Load:
     async def play_table(self, run: TableRun) -> None:
         await asyncio.sleep(self.o.ramp * run.index / max(1, self.o.tables))
         run.created = time.monotonic()
-        rules: dict[str, Any] = {"private": True, "limit": self.o.limit}
+        rules: dict[str, Any] = {"private": True, "limit": self.o.limit, **self.o.rules}
         if self.o.rounds is not None:
             rules["rounds"] = self.o.rounds
         await self.slash(run.host, run, "toep new", rules)
@@ -653,6 +672,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     result = asyncio.run(run(options))
     if options.profile is not None:
         print(_profile_summary(options.profile), file=sys.stderr)
+    print_result(result, as_json)
+
+
+def print_result(result: dict[str, Any], as_json: bool) -> None:
+    """One JSON object, or a figure a line."""
     if as_json:
         print(json.dumps(result))
         return

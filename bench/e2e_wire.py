@@ -20,6 +20,7 @@ from tables.snapshot import Status
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.abcdefghijklmnopqrstuvwxyz012345"
 CLOSE = "close"
+DISK_FULL = "disk_full"  # "disk_full SECONDS": the bot's database may not grow (bench/chaos.py)
 _RATE_LIMIT_LOG = ("We are being rate limited", "Global rate limit")
 # Not problems: voice libraries this bot never needs, and discord.py's keep-alive race
 # (its thread notes the send time after the send; the fake can ack at once, so the ack
@@ -55,6 +56,7 @@ class TableState:
     seats: list[int | None]  # user ids in seat order; None for a computer player
     status: Status
     end_reason: str | None = None
+    forfeited: list[int] = field(default_factory=list)  # seats out by a forfeit
 
     @property
     def open(self) -> bool:
@@ -65,15 +67,18 @@ class TableState:
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "channel_id": self.channel_id, "seats": self.seats,
-                "status": self.status.value, "end_reason": self.end_reason}
+                "status": self.status.value, "end_reason": self.end_reason,
+                "forfeited": self.forfeited}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableState:
         return cls(int(data["id"]), int(data["channel_id"]), list(data["seats"]),
-                   Status(data["status"]), data.get("end_reason"))
+                   Status(data["status"]), data.get("end_reason"),
+                   list(data.get("forfeited", [])))
 
     def update(self, other: TableState) -> None:
         self.seats, self.status, self.end_reason = other.seats, other.status, other.end_reason
+        self.forfeited = other.forfeited
 
 
 @dataclass

@@ -26,7 +26,7 @@ from engine.game import Game
 from engine.rules import TableRules
 from engine.state import Phase
 from engine.views import SeatView, public_view, seat_view
-from tables.snapshot import stamp_of
+from tables.snapshot import decision_stamp
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ class Lesson:
 
     @property
     def stamp(self) -> str:
-        return stamp_of(len(self.game.events))
+        return decision_stamp(self.game)
 
     def view(self) -> SeatView:
         return seat_view(self.game, ME)

@@ -17,6 +17,7 @@ _KEYS = {
     "already_seated": "click.already_seated",
     "invited_only": "click.invited_only",
     "banned": "click.banned",
+    "seat_banned": "click.seat_banned",
     "host_only": "click.host_only",
     "need_two_players": "click.need_two",
     "need_a_person": "click.need_a_person",

@@ -34,6 +34,10 @@ class NotFoundError(DataError):
     """The game (or other row) named does not exist."""
 
 
+class ChannelBusyError(DataError):
+    """The channel already has an open table (lobby or game in play)."""
+
+
 class GameStateError(DataError):
     """The game is not in a status that allows the operation."""
 

@@ -9,6 +9,7 @@ data.stats.finish_game.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
@@ -16,7 +17,7 @@ from typing import Any, cast
 import aiosqlite
 
 from data.db import Database
-from data.errors import NotFoundError
+from data.errors import ChannelBusyError, NotFoundError
 from data.gameload import load_game, load_unfinished
 from data.gamelog import append_deals, append_events, insert_log
 from data.gamevalues import (
@@ -48,13 +49,19 @@ async def create_game(
     seats: Sequence[Seat] = (),
     invites: Iterable[int] = (),
 ) -> Game:
-    """A new game in the lobby, with its first seats and invites."""
+    """A new game in the lobby, with its first seats and invites;
+    ChannelBusyError if the channel already has an open table."""
     async with db.transaction() as conn:
-        cursor = await conn.execute(
-            "INSERT INTO games (guild_id, channel_id, host_id, public, rules, seed, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (guild_id, channel_id, host_id, public, dump_object(rules), seed, to_db(now)),
-        )
+        try:
+            cursor = await conn.execute(
+                "INSERT INTO games (guild_id, channel_id, host_id, public, rules, seed,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, host_id, public, dump_object(rules), seed, to_db(now)),
+            )
+        except sqlite3.IntegrityError as err:
+            if "games.channel_id" not in str(err):
+                raise
+            raise ChannelBusyError(f"channel {channel_id} has an open table") from None
         game_id = cast(int, cursor.lastrowid)
         await _write_seats(conn, game_id, seats)
         await _insert_invites(conn, game_id, invites)

@@ -199,7 +199,7 @@ class Game:
         game.phase, game.kind, game._out = WINDOW, NORMAL, []
         game._reset_round()
         game._begin_round(base.kind)
-        game.opening = ()
+        game.opening = tuple(game._out)  # the round's beginning, as a live game told it
         return game
 
     def clone(self, chance: Chance | None = None) -> Game:

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import logging
 import random
 from collections.abc import Iterable, Iterator, Sequence
 
-from data import bans, games
+from data import games
+from data.errors import ChannelBusyError
 from data.games import LoadedGame, Seat
 from engine.rules import TableRules
 from tables.errors import Refusal
 from tables.snapshot import SeatInfo, Status
-from tables.table import Table, TableDeps, seat_infos
+from tables.table import Table, TableDeps, refuse_banned, seat_infos
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,6 @@ class TableManager:
         self.deps = deps
         self.tables: dict[int, Table] = {}
         self._rng = rng or random.Random()
-        self._creating = asyncio.Lock()
         deps.reach.watch(self._reach_changed)
 
     def _reach_changed(self) -> None:
@@ -48,25 +47,25 @@ class TableManager:
                      public: bool, rules: TableRules, invites: Iterable[int] = (),
                      bots: Sequence[str] = ()) -> Table:
         """A new lobby with the host seated (and computer players of `bots`
-        levels). One open table per channel, even when two ask at once."""
-        async with self._creating:
-            if self.in_channel(channel_id) is not None:
-                raise Refusal("channel_busy")
-            now = self.deps.clock.now()
-            if public:
-                ban = await bans.active_ban(self.deps.db, guild_id, host_id, now)
-                if ban is not None:
-                    raise Refusal("banned", "R19", until=ban.until)
-            seats = [SeatInfo(0, host_id, None, host_name)] + [
-                SeatInfo(i + 1, None, level, f"Bot {i + 1}") for i, level in enumerate(bots)]
-            invited = set(invites) - {host_id}
+        levels, and `invites` invited). One open table per channel."""
+        if self.in_channel(channel_id) is not None:
+            raise Refusal("channel_busy")
+        if public:
+            await refuse_banned(self.deps, guild_id, [(host_id, host_name)], host_id)
+        seats = [SeatInfo(0, host_id, None, host_name)] + [
+            SeatInfo(i + 1, None, level, f"Bot {i + 1}") for i, level in enumerate(bots)]
+        invited = set(invites) - {host_id}
+        seed = self._rng.getrandbits(62)
+        try:  # the database has the last word: two racing creates pass the check above
             row = await games.create_game(
                 self.deps.db, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-                public=public, rules=rules.to_json(), seed=self._rng.getrandbits(62), now=now,
+                public=public, rules=rules.to_json(), seed=seed, now=self.deps.clock.now(),
                 seats=[Seat(s.index, s.name, user_id=s.user_id, computer=s.level) for s in seats],
                 invites=sorted(invited))
-            table = Table(row, seats, invited, self.deps)
-            self.tables[row.id] = table
+        except ChannelBusyError:
+            raise Refusal("channel_busy") from None
+        table = Table(row, seats, invited, self.deps)
+        self.tables[row.id] = table
         table.arm_lobby_timeout()
         return table
 

@@ -9,14 +9,16 @@ does not fit the log, the whole log is.
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from data.chance_log import ChanceLog, fold
 from data.games import LoadedGame
 from engine.chance import RecordChance, SeededChance
 from engine.errors import RecordError
-from engine.events import Event
+from engine.events import Event, Happening
 from engine.game import Game
 from engine.record import parse_event
 from engine.round_base import RoundBase, deal_entry
@@ -25,34 +27,56 @@ from engine.rules import TableRules
 log = logging.getLogger(__name__)
 
 
-def rebuild(loaded: LoadedGame) -> tuple[Game, ChanceLog, int]:
-    """The game of a saved table, its chance log, and how many chance rows it has."""
+@dataclass(frozen=True)
+class Rebuilt:
+    game: Game
+    chance: ChanceLog
+    chance_rows: int  # how many chance rows the database holds
+    recent: tuple[Happening, ...]  # the last happenings, as the table message showed them
+
+
+def rebuild(loaded: LoadedGame, keep: int) -> Rebuilt:
+    """The game of a saved table, its chance log, and its last `keep`
+    happenings (the table message's "what happened" lines)."""
     row = loaded.game
     rules = TableRules.from_json(row.rules)
     players = [s.name for s in loaded.seats]
     deals = fold(loaded.chance_rows)
     events = parsed_events(loaded.events, len(players))
+    recent: deque[Happening] = deque(maxlen=keep)
     game = None
     if loaded.round_base is not None:
         try:
             game = _from_round_base(rules, players, deals, row.first_leader, row.seed,
-                                    loaded.round_base, events)
+                                    loaded.round_base, events, recent)
         except Exception as err:  # a shortcut that failed: the log is the truth
             log.warning("table %s: its round base does not fit its log (%s); "
                         "replaying the whole log", row.id, err)
-    if game is None:
-        game = replayed(rules, players, deals, row.first_leader, row.seed, events)
-    return game, ChanceLog.of(game), len(loaded.chance_rows)
+    if game is None or len(recent) < keep:  # too early in the round: the rounds before
+        recent.clear()
+        game = replayed(rules, players, deals, row.first_leader, row.seed, events, recent)
+    return Rebuilt(game, ChanceLog.of(game), len(loaded.chance_rows), tuple(recent))
 
 
 def replayed(rules: TableRules, players: Sequence[str], deals: Sequence[object],
-             first_leader: int | None, seed: int, events: Sequence[Event]) -> Game:
-    """A table's game replayed from its first event; further chance from its seed."""
+             first_leader: int | None, seed: int, events: Sequence[Event],
+             told: deque[Happening] | None = None) -> Game:
+    """A table's game replayed from its first event; further chance from its
+    seed. What it tells goes to `told`, if given."""
     game = Game(rules, players, RecordChance(deals, SeededChance(seed)), first_leader)
-    for event in events:
-        game.apply(event)
+    _apply_all(game, events, told)
     game.chance = SeededChance(seed)
     return game
+
+
+def _apply_all(game: Game, events: Sequence[Event], told: deque[Happening] | None) -> None:
+    if told is None:
+        for event in events:
+            game.apply(event)
+        return
+    told.extend(game.opening)
+    for event in events:
+        told.extend(game.apply(event))
 
 
 def parsed_events(raw_events: Sequence[object], seats: int) -> list[Event]:
@@ -72,14 +96,13 @@ def parsed_events(raw_events: Sequence[object], seats: int) -> list[Event]:
 
 def _from_round_base(rules: TableRules, players: Sequence[str], deals: Sequence[Any],
                      first_leader: int | None, seed: int, saved: object,
-                     events: Sequence[Event]) -> Game:
+                     events: Sequence[Event], told: deque[Happening]) -> Game:
     if first_leader is None:
         raise RecordError("a game in play has a first leader")
     base = RoundBase.from_json(saved, len(players))
     deal_log = [deal_entry(d, len(players)) for d in deals[:base.deals]]
     game = Game.at_round(rules, players, RecordChance(deals, SeededChance(seed)),
                          first_leader, base, events, deal_log)
-    for event in events[base.events:]:
-        game.apply(event)
+    _apply_all(game, events[base.events:], told)
     game.chance = SeededChance(seed)
     return game

@@ -12,6 +12,7 @@ from datetime import datetime
 from enum import Enum
 
 from engine.events import Happening
+from engine.game import Game, Phase
 from engine.rules import TableRules
 from engine.views import PublicView, SeatView
 
@@ -84,6 +85,18 @@ class SeatUpdate:
     user_id: int
     view: SeatView
     your_turn: bool  # a person whose turn starts now is pinged
+
+
+def decision_stamp(game: Game) -> str:
+    """The stamp of the decision on hand. Most decisions are one seat's and
+    end with its event. The dead man's choice and the super toep question
+    are several seats' at once, answered in any order: their stamp names
+    where the decision began, so one answer leaves the others' buttons good."""
+    if game.phase is Phase.DEAD_MAN_CHOICE:
+        return stamp_of(game.round_base.events)  # the round's first decision
+    if game.phase is Phase.SUPER_QUESTION:
+        return stamp_of(len(game.events) - len(game.super_yes))  # a no ends it
+    return stamp_of(len(game.events))
 
 
 def stamp_of(event_count: int) -> str:

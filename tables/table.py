@@ -40,7 +40,15 @@ from tables.outage import Reach
 from tables.rebuild import parsed_events, rebuild, replayed
 from tables.results import results
 from tables.save_retry import LONGEST_PAUSE, SaveTrouble
-from tables.snapshot import Clock, SeatInfo, SeatUpdate, Status, TableSnapshot, stamp_of
+from tables.snapshot import (
+    Clock,
+    SeatInfo,
+    SeatUpdate,
+    Status,
+    TableSnapshot,
+    decision_stamp,
+    stamp_of,
+)
 from tables.table_clocks import TableClocks
 
 log = logging.getLogger(__name__)
@@ -118,6 +126,14 @@ class Table:
 
     @property
     def stamp(self) -> str:
+        """What a game button must carry to count: the decision it answers."""
+        return decision_stamp(self.game) if self.game else "0"
+
+    @property
+    def moment(self) -> str:
+        """Moves on with every event: each answer, even to a decision that
+        several seats share, gives the seats still deciding a fresh clock,
+        and a computer's decision counts only if nothing happened meanwhile."""
         return stamp_of(len(self.game.events)) if self.game else "0"
 
     @property
@@ -177,11 +193,8 @@ class Table:
             if not self.row.public and user_id != self.row.host_id and (
                     user_id not in self.invited):
                 raise Refusal("invited_only")
-            if self.row.public:
-                ban = await bans.active_ban(self.deps.db, self.row.guild_id, user_id,
-                                            self.deps.clock.now())
-                if ban is not None:
-                    raise Refusal("banned", "R19", until=ban.until)
+            await self._refuse_banned([SeatInfo(len(self.seats), user_id, None, name)],
+                                      user_id)
             self.seats.append(SeatInfo(len(self.seats), user_id, None, name))
             await self._save_lobby()
 
@@ -294,6 +307,7 @@ class Table:
                 raise Refusal("need_two_players")
             if all(s.is_bot for s in self.seats) and not self.deps.config.computers_only:
                 raise Refusal("need_a_person")
+            await self._refuse_banned(self.seats, user_id)  # a ban may have come since
             now = self.deps.clock.now()
             game = Game(self.rules, [s.name for s in self.seats], SeededChance(self.row.seed))
             chance = ChanceLog()
@@ -312,7 +326,10 @@ class Table:
         """After a restart: the game replayed from its log, a fresh full clock
         for the decision on hand (nobody forfeits because the bot was down)."""
         async with self.lock:
-            self.game, self.chance, self.chance_rows = rebuild(loaded)
+            rebuilt = rebuild(loaded, self.deps.config.recent)
+            self.game, self.chance, self.chance_rows = (
+                rebuilt.game, rebuilt.chance, rebuilt.chance_rows)
+            self.recent.extend(rebuilt.recent)
             self._begin_play()
             self.rearm()
             await self._notify(())
@@ -522,8 +539,8 @@ class Table:
         return not (self._humans_in_game() == 1 and bots_in)
 
     def _arm_decision_clock(self) -> None:
-        """A fresh clock for each new decision (the stamp moved on)."""
-        self.clocks.arm_decision(self.stamp, self._decision_seconds(), self._decision_timed_out)
+        """A fresh clock for each new decision (the moment moved on)."""
+        self.clocks.arm_decision(self.moment, self._decision_seconds(), self._decision_timed_out)
 
     def _decision_seconds(self) -> int | None:
         """The clock the decision on hand gets; None: no clock runs."""
@@ -544,9 +561,9 @@ class Table:
             self._arm_decision_clock()
         self._human_acted()
 
-    async def _decision_timed_out(self, stamp: str, generation: int) -> None:
+    async def _decision_timed_out(self, moment: str, generation: int) -> None:
         async with self.lock:
-            if (self.status is not Status.PLAYING or stamp != self.stamp
+            if (self.status is not Status.PLAYING or moment != self.moment
                     or not self.clocks.current(generation) or not self.reachable):
                 return  # the moment passed, or an outage stopped this clock
             lost = self.deps.reach.channel_problem(self.row.guild_id, self.row.channel_id)
@@ -557,7 +574,7 @@ class Table:
                 await self._time_out()
             except Exception:
                 await self._try_again_later(
-                    lambda delay: self.clocks.retry_decision(delay, stamp,
+                    lambda delay: self.clocks.retry_decision(delay, moment,
                                                              self._decision_timed_out))
                 return
             self._trouble.saved()
@@ -690,12 +707,12 @@ class Table:
                 work = self._bot_work()
                 if work is None:
                     return
-                stamp, seats, window = work
+                moment, seats, window = work
                 if not window:
                     await self.deps.clock.sleep(self.deps.config.bot_pause)
                 decisions = await self._decide(seats)
                 async with self.lock:
-                    if (stamp != self.stamp or self.status is not Status.PLAYING
+                    if (moment != self.moment or self.status is not Status.PLAYING
                             or not self.reachable):
                         continue  # the moment passed, or an outage began: look again
                     try:
@@ -722,11 +739,11 @@ class Table:
         waiting = game.waiting()
         if waiting.window and game.phase is Phase.WINDOW and set(waiting.seats) <= self.passed:
             # Nobody can call, or all passed and closing it failed to save: close it.
-            return self.stamp, [], True
+            return self.moment, [], True
         bots = [s for s in waiting.seats if self.seats[s].is_bot and s not in self.passed]
         if not bots:
             return None
-        return self.stamp, (bots if waiting.window else bots[:1]), waiting.window
+        return self.moment, (bots if waiting.window else bots[:1]), waiting.window
 
     async def _decide(self, seats: list[int]) -> list[tuple[int, Event | None]]:
         game = self._game()
@@ -765,6 +782,15 @@ class Table:
             raise Refusal("not_started")
         return self.game
 
+    async def _refuse_banned(self, seats: Sequence[SeatInfo], user_id: int) -> None:
+        """R19: nobody banned from public tables plays at one, whether they
+        join, host or were seated before their ban began."""
+        if not self.row.public:
+            return
+        await refuse_banned(self.deps, self.row.guild_id,
+                            [(s.user_id, s.name) for s in seats if s.user_id is not None],
+                            user_id)
+
     def _require(self, status: Status) -> None:
         if self.status is not status:
             raise Refusal("table_" + self.status.value)
@@ -787,6 +813,20 @@ def _silence(game: Game, seats: Sequence[int]) -> Event:
     if game.phase is Phase.SUPER_QUESTION:
         return ev.act(ev.SUPER_NO, seats[0])
     return ev.act(ev.CLOSE_WINDOW)
+
+
+async def refuse_banned(deps: TableDeps, guild_id: int, people: Sequence[tuple[int, str]],
+                        actor: int) -> None:
+    """Refusal (R19) if one of `people` is banned from the guild's public
+    tables now: "banned" when it is the actor, "seat_banned" naming another."""
+    now = deps.clock.now()
+    for user_id, name in people:
+        ban = await bans.active_ban(deps.db, guild_id, user_id, now)
+        if ban is None:
+            continue
+        if user_id == actor:
+            raise Refusal("banned", "R19", until=ban.until)
+        raise Refusal("seat_banned", "R19", name=name, until=ban.until)
 
 
 def _seat_row(seat: SeatInfo) -> Seat:

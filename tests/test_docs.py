@@ -32,12 +32,18 @@ def test_every_link_leads_to_a_file_in_the_repository(page: Path) -> None:
     for target in _links(page):
         if target.startswith(("http://", "https://", "mailto:")):
             continue
-        path = target.split("#", 1)[0]
-        if not path:
-            continue  # an anchor on the same page
-        resolved = (page.parent / path).resolve()
+        path, _, anchor = target.partition("#")
+        resolved = (page.parent / path).resolve() if path else page
         assert resolved.is_relative_to(ROOT), f"{page.name} links outside: {target}"
         assert resolved.exists(), f"{page.name} links to a missing file: {target}"
+        if anchor and resolved.suffix == ".md":
+            assert anchor in _anchors(resolved), f"{page.name} links to a missing heading: {target}"
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors of a page's headings, as the usual markdown viewers make them."""
+    headings = re.findall(r"^#+ (.+)$", page.read_text(encoding="utf-8"), re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
 
 
 def _repository_files() -> list[Path]:
@@ -55,9 +61,9 @@ def test_no_file_refers_to_anything_outside_the_repository() -> None:
     assert named == []
 
 
-def _catalog() -> dict[str, str]:
+def _catalog(lang: str) -> dict[str, str]:
     catalog: dict[str, str] = {}
-    for path in sorted((ROOT / "locales").glob("en*.json")):
+    for path in sorted((ROOT / "locales").glob(f"{lang}*.json")):
         catalog.update(json.loads(path.read_text(encoding="utf-8")))
     return catalog
 
@@ -66,12 +72,13 @@ def _readme() -> str:
     return (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def test_the_readme_documents_every_command_and_option() -> None:
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_the_readme_documents_every_command_and_option(lang: str) -> None:
     """Command and option names come from the catalogs, where the bot's
     translator finds them: a new command without a line in the README fails
-    here (add it to the README's list of commands)."""
+    here (add it to the README's table of commands, with its Dutch name)."""
     readme = _readme()
-    catalog = _catalog()
+    catalog = _catalog(lang)
     commands = re.compile(r"^cmd\.toep\.([a-z_]+)\.name$")
     options = re.compile(r"^cmd\.toep\.([a-z_]+)\.opt\.([a-z_]+)\.name$")
     missing = []

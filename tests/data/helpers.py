@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
@@ -12,6 +13,7 @@ from data.stats import StatsDelta, finish_game
 NOW = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 GUILD = 1000
 CHANNEL = 2000
+_channels = itertools.count(CHANNEL + 1)  # one open table per channel (migration 0005)
 DEAL = {"hands": [["7C", "8D", "9D", "AC"], ["8C", "7H", "8H", "9S"]], "stock": ["10C"]}
 
 
@@ -25,7 +27,7 @@ async def lobby(
     return await create_game(
         db,
         guild_id=guild,
-        channel_id=CHANNEL,
+        channel_id=next(_channels),
         host_id=users[0],
         public=public,
         rules={"limit": 15, "max_stake": None},

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from data.db import Database
-from data.errors import GameStateError, NotFoundError
+from data.errors import ChannelBusyError, GameStateError, NotFoundError
 from data.games import (
     Seat,
     SeatResult,
@@ -167,3 +167,15 @@ async def test_record_is_a_replay_document(db: Database) -> None:
         "deals": [DEAL],
         "events": [{"do": "close_window"}],
     }
+
+
+async def test_a_channel_holds_one_open_table(db: Database) -> None:
+    first = await create_game(db, guild_id=GUILD, channel_id=CHANNEL, host_id=1, public=True,
+                              rules={}, seed=1, now=NOW)
+    with pytest.raises(ChannelBusyError):
+        await create_game(db, guild_id=GUILD, channel_id=CHANNEL, host_id=2, public=True,
+                          rules={}, seed=2, now=NOW)
+    await cancel_game(db, first.id, NOW)
+    again = await create_game(db, guild_id=GUILD, channel_id=CHANNEL, host_id=2, public=True,
+                              rules={}, seed=2, now=NOW)
+    assert again.status == "lobby"

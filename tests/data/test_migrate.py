@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from data.db import connect
 from data.errors import MigrationError
 from data.migrate import MIGRATIONS_DIR, discover, split_statements
 
@@ -40,3 +41,31 @@ def test_badly_named_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "1_a.sql").write_text("SELECT 1;\n")
     with pytest.raises(MigrationError, match=r"0001_name\.sql"):
         discover(tmp_path)
+
+
+async def test_0005_keeps_one_open_table_per_channel_of_an_old_database(tmp_path: Path) -> None:
+    """A database from before migration 0005 may hold two open tables in one
+    channel: the newest game in play stays, the rest close, nothing is deleted."""
+    before = tmp_path / "old"
+    before.mkdir()
+    for migration in discover(MIGRATIONS_DIR)[:4]:
+        file = next(MIGRATIONS_DIR.glob(f"{migration.version:04d}_*.sql"))
+        (before / file.name).write_text(file.read_text())
+    path = tmp_path / "toep.sqlite3"
+    db = await connect(path, migrations_dir=before)
+    statuses = ["lobby", "playing", "playing", "lobby", "lobby", "lobby"]
+    channels = [1, 1, 1, 1, 2, 2]
+    async with db.transaction() as conn:
+        for status, channel in zip(statuses, channels, strict=True):
+            await conn.execute(
+                "INSERT INTO games (guild_id, channel_id, host_id, public, rules, seed, status,"
+                " created_at) VALUES (1, ?, 1, 1, '{}', 0, ?, '2025-01-01T00:00:00+00:00')",
+                (channel, status))
+    await db.close()
+
+    db = await connect(path)
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall("SELECT id, status FROM games ORDER BY id")
+    await db.close()
+    assert [row[1] for row in rows] == ["cancelled", "ended", "playing", "cancelled",
+                                        "cancelled", "lobby"]

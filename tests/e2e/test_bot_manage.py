@@ -286,7 +286,7 @@ async def test_play_again_at_a_public_table_keeps_a_banned_player_out(tmp_path: 
         finished = await _finished(world, "en")
         db, now = world.bot.db, world.bot.clock.now()
         for i in range(3):  # bram forfeited three times elsewhere this week
-            row = await games.create_game(db, guild_id=world.guild.id, channel_id=1, host_id=1,
+            row = await games.create_game(db, guild_id=world.guild.id, channel_id=i + 1, host_id=1,
                                           public=True, rules={}, seed=i, now=now)
             await bans.record_forfeit(db, game_id=row.id, guild_id=world.guild.id,
                                       user_id=world.people["bram"].id, kind="walkout", at=now)

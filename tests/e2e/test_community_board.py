@@ -55,7 +55,7 @@ async def store_game(db: Database, guild_id: int, people: Sequence[tuple[int, st
     now = datetime.now(UTC)
     seats = [Seat(i, name, user_id=user) for i, (user, name) in enumerate(people)]
     seats += [Seat(len(people) + i, f"Bot {i + 1}", computer="easy") for i in range(computers)]
-    row = await games.create_game(db, guild_id=guild_id, channel_id=1, host_id=people[0][0],
+    row = await games.create_game(db, guild_id=guild_id, channel_id=seed, host_id=people[0][0],
                                   public=True, rules=game.rules.to_json(), seed=seed, now=now,
                                   seats=seats)
     await games.start_game(db, row.id, seats=seats, first_leader=game.first_leader, now=now)

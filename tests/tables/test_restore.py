@@ -151,18 +151,44 @@ async def test_a_failed_save_puts_the_table_back(tmp_path: Path) -> None:
     await manager.close()
 
 
-async def _stopped_in_round(path: Path, clock: FakeClock, rounds: int) -> int:
-    """A table of two people and a computer, stopped once `rounds` rounds are behind it."""
+async def _stopped_in_round(path: Path, clock: FakeClock, rounds: int,
+                           acts_after: int = 0) -> tuple[int, tuple[Happening, ...]]:
+    """A table of two people and a computer, stopped once `rounds` rounds are
+    behind it and its people acted `acts_after` times more; its id, and the
+    happenings its table message showed last."""
     manager, _ = await _fresh(path, clock)
     table = await new_table(manager, humans=2, bots=["normal"], rules=TableRules(limit=30))
     pick = _pick(5)
     while table.game is not None and len(table.game.rounds) < rounds:
-        with pytest.raises(AssertionError, match="did not end"):
-            await play_people(table, pick, limit=1)  # one act of a person
+        await _act_once(table, pick)
+    for _ in range(acts_after):
+        await _act_once(table, pick)
     assert table.open, "a game to 30 marks lasts longer"
+    shown = table.snapshot().recent
     await manager.close()
     await manager.deps.db.close()
-    return table.id
+    return table.id, shown
+
+
+async def _act_once(table: Table, pick: Callable[[list[Event]], Event]) -> None:
+    with pytest.raises(AssertionError, match="did not end"):
+        await play_people(table, pick, limit=1)  # one act of a person
+
+
+@pytest.mark.parametrize(("rounds", "acts_after"), [(0, 0), (2, 0), (2, 1), (3, 4), (3, 9)])
+async def test_a_restart_shows_the_same_recent_happenings(
+        tmp_path: Path, rounds: int, acts_after: int) -> None:
+    """The table message's "what happened" lines come back from the log,
+    also at the start of a round, when they tell of the round before."""
+    clock = FakeClock()
+    path = tmp_path / "toep.sqlite3"
+    table_id, shown = await _stopped_in_round(path, clock, rounds, acts_after)
+    manager, _ = await _fresh(path, clock)
+    (table,) = await manager.restore()
+    assert table.id == table_id and shown
+    assert table.snapshot().recent == shown
+    await manager.close()
+    await manager.deps.db.close()
 
 
 def _whole_replay(loaded: games.LoadedGame) -> Game:
@@ -173,7 +199,7 @@ async def test_a_restart_replays_only_the_round_in_play(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     clock = FakeClock()
     path = tmp_path / "toep.sqlite3"
-    table_id = await _stopped_in_round(path, clock, rounds=4)
+    table_id, _ = await _stopped_in_round(path, clock, rounds=4, acts_after=8)  # mid-round
     manager, _ = await _fresh(path, clock)
     loaded = await games.load_game(manager.deps.db, table_id)
     assert loaded.round_base is not None and loaded.round_base["round_no"] >= 4
@@ -202,7 +228,7 @@ async def test_a_round_base_that_does_not_fit_gives_way_to_the_whole_log(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, damage: str) -> None:
     clock = FakeClock()
     path = tmp_path / "toep.sqlite3"
-    table_id = await _stopped_in_round(path, clock, rounds=3)
+    table_id, _ = await _stopped_in_round(path, clock, rounds=3)
     manager, _ = await _fresh(path, clock)
     loaded = await games.load_game(manager.deps.db, table_id)
     assert loaded.round_base is not None

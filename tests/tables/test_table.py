@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -228,6 +229,41 @@ async def test_three_forfeits_in_seven_days_ban_from_public_tables(
     await table.join(2, "P2")  # the ban ran out
 
 
+async def _ban(manager: TableManager, clock: FakeClock, user: int) -> None:
+    """Three forfeits at public tables (in other channels): a ban in guild 10."""
+    for game_id in range(3):
+        row = await games.create_game(manager.deps.db, guild_id=10, channel_id=900 + game_id,
+                                      host_id=user, public=True, rules={}, seed=0,
+                                      now=clock.now())
+        await bans.record_forfeit(manager.deps.db, game_id=row.id, guild_id=10, user_id=user,
+                                  kind="timeout", at=clock.now())
+    assert await bans.active_ban(manager.deps.db, 10, user, clock.now()) is not None
+
+
+async def test_a_banned_person_cannot_host_a_public_table(
+        manager: TableManager, clock: FakeClock) -> None:
+    await _ban(manager, clock, 1)
+    with pytest.raises(Refusal, match="banned") as err:
+        await new_table(manager, humans=1, bots=[], start=False)
+    assert err.value.rule == "R19" and manager.in_channel(20) is None
+    table = await new_table(manager, public=False, humans=1, bots=["easy"])  # R19: private
+    assert table.status is Status.PLAYING
+
+
+async def test_a_ban_that_began_in_the_lobby_stops_the_start(
+        manager: TableManager, clock: FakeClock) -> None:
+    table = await new_table(manager, humans=2, bots=[], start=False)
+    await _ban(manager, clock, 2)
+    with pytest.raises(Refusal, match="seat_banned") as err:
+        await table.start(1)
+    assert err.value.rule == "R19" and err.value.params["name"] == "P2"
+    assert table.status is Status.LOBBY
+    await table.leave(2)
+    await table.add_bot(1, "easy")
+    await table.start(1)
+    assert table.status is Status.PLAYING
+
+
 async def test_forfeits_at_private_tables_or_alone_do_not_count(
         manager: TableManager, clock: FakeClock) -> None:
     for public, humans in ((False, 2), (True, 1), (False, 2), (True, 1)):
@@ -246,3 +282,16 @@ async def test_admin_ends_a_table_unrated_nobody_forfeits(manager: TableManager)
     assert saved.game.status == "ended" and not any(s.forfeited for s in saved.seats)
     with pytest.raises(Refusal, match="table_ended"):
         await table.act(1, "pass")
+
+
+async def test_two_racing_creates_in_one_channel_make_one_table(manager: TableManager) -> None:
+    def create(host: int) -> Any:
+        return manager.create(guild_id=10, channel_id=21, host_id=host, host_name=f"H{host}",
+                              public=True, rules=TableRules())
+
+    outcomes = await asyncio.gather(create(1), create(2), return_exceptions=True)
+    refused = [o for o in outcomes if isinstance(o, Refusal)]
+    assert len(refused) == 1 and refused[0].key == "channel_busy"
+    table = manager.in_channel(21)
+    assert table is not None and table in outcomes
+    assert [t.id for t in manager if t.row.channel_id == 21] == [table.id]

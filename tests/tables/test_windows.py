@@ -8,12 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
+import pytest
+
 from data import bans
 from engine import events as ev
 from engine.game import Game, Phase
 from engine.rules import TableRules
 from engine.state import NORMAL, SUPER_TOEP
 from tables.clock import FakeClock
+from tables.errors import Refusal
 from tables.manager import TableManager
 from tables.table import Table
 from tests.tables.conftest import Recorder, new_table
@@ -91,6 +94,21 @@ async def test_r15_two_yes_give_a_super_toep(manager: TableManager) -> None:
     assert len(game.hands[0]) == len(game.hands[2]) == 8 and game.hands[1] == []
 
 
+async def test_r15_answers_in_any_order_count_on_the_buttons_first_shown(
+        manager: TableManager) -> None:
+    table = await new_table(manager, humans=3, bots=[])
+    game = _game(table)
+    before = table.stamp
+    await table.walk_out(2)
+    await _play_until(table, _asked)
+    shown = table.stamp  # both panels got the question with this stamp
+    await table.act(3, ev.SUPER_YES, stamp=shown)
+    await table.act(1, ev.SUPER_YES, stamp=shown)  # not "that moment has passed"
+    assert game.kind == SUPER_TOEP
+    with pytest.raises(Refusal, match="moment_passed"):
+        await table.act(1, ev.PLAY, game.hands[0][0], stamp=before)
+
+
 async def test_r15_a_computer_answers_the_question_at_once(
         manager: TableManager, clock: FakeClock) -> None:
     table = await new_table(manager, humans=2, bots=["normal"])
@@ -133,6 +151,26 @@ async def test_r13_r16_dead_mans_choice_runs_out_and_forfeits(
     assert ev.act(ev.FORFEIT, 2) in game.events[-2:]  # (then a window nobody can use closes)
     forfeits = await bans.forfeits_in_window(manager.deps.db, 10, 3, clock.now())
     assert [f.kind for f in forfeits] == ["timeout"]
+
+
+async def test_r13_dead_mans_choices_count_in_any_order_on_the_buttons_first_shown(
+        manager: TableManager) -> None:
+    table = await new_table(manager, humans=3, bots=[])
+    game = _game(table)
+    game.marks[0] = game.rules.edge
+    await _play_until(table, lambda g: g.phase is Phase.PLAY and g.turn == 0)
+    await table.act(1, ev.TOEP, stamp=table.stamp)
+    stale = table.stamp
+    await table.act(_user(table, game.toep_turn), ev.FOLD, stamp=table.stamp)
+    await table.act(_user(table, game.toep_turn), ev.FOLD, stamp=table.stamp)
+    assert game.phase is Phase.DEAD_MAN_CHOICE
+    shown = table.stamp
+    with pytest.raises(Refusal, match="moment_passed"):
+        await table.act(2, ev.PLAY_IN, stamp=stale)
+    await table.act(3, ev.SIT_OUT, stamp=shown)
+    await table.act(2, ev.PLAY_IN, stamp=shown)  # not "that moment has passed"
+    assert [e.do for e in game.events[-2:]] == [ev.SIT_OUT, ev.PLAY_IN]
+    assert game.phase is not Phase.DEAD_MAN_CHOICE
 
 
 # --- vuile was: the caller forfeits in the check window (R12) --------------------------------

@@ -1,0 +1,506 @@
+"""Chaos through the fake Discord: tables play on while the bot is killed, cut off,
+rate limited and starved of its database.
+
+    python bench/chaos.py [--tables 50] [--first 20] [--every 10] [--max-seconds 900]
+                          [--seed 1] [--no-faults] [--json]
+
+The world is bench/e2e_load.py's (reused, not copied): the fake Discord and the
+scripted people in this process, the unmodified bot in a process of its own
+(bench/e2e_bot.py) on a real database file. Every table has two people and two
+`normal` computer players, is private with the shortest clocks the bot allows
+(`clock:10`, `window:5`), and plays until one player is left (`--limit` marks).
+People who find the bot away wait until it is back (Discord would tell them "This
+interaction failed"), then go on.
+
+From `--first` seconds on, one fault every `--every` seconds, in an order drawn
+from `--seed`:
+
+- 3 SIGKILLs of the bot's process, each followed at once by a new one on the same
+  database (its lease is taken over at once: the old process is gone);
+- 3 gateway drops of 5-30 s (`drop_gateway(down_for=...)`: new connections are
+  refused meanwhile): one resumes, one with a RESUME answered late, one with the
+  session invalidated (a new IDENTIFY and READY);
+- 2 database locks of 2-6 s: a second sqlite connection of this process holds
+  the write lock (BEGIN IMMEDIATE) of the bot's database file;
+- a full disk for 4 s: in the bot's process the database may not grow (SQLite's
+  `PRAGMA max_page_count` set to the file's size on the bot's own connection, see
+  bench/e2e_bot.py `disk_full`); each save that needs a new page fails with
+  SQLITE_FULL, "database or disk is full", as on a full disk;
+- storms on message edits: 502s for 6 s (discord.py retries them), 503s for the
+  next 5 edits (it does not), 429s with `retry_after` 20 s for 10 s (per bucket),
+  and a global 429 (`retry_after` 3 s) for the next 5 bot requests;
+- the channel of one table deleted in the middle of its game.
+
+Figures (`--json` prints one object):
+
+- `games_finished` of `tables`; the deleted channel's table is not counted and
+  shows in `deleted_table` (target: ended, without a forfeit).
+- `events_lost`: events some message showed and the database does not hold. A
+  game button carries its decision's stamp, the number of events before it; a
+  message shows stamp N only after N events were saved (write-ahead). After
+  every kill (the process reaped) and at the end, each game's highest stamp in
+  any message of the fake is compared with its rows in `game_events`.
+- `wrongful_forfeits`: forfeits whose turn overlapped a time the bot was down or
+  disconnected (no live gateway session: from a kill or drop until the new
+  session is live): seen at t, with the table's clock c, while some outage
+  [s, e] has s <= t and t - c < e. `forfeits` counts them all.
+- `frozen_tables`: tables still open at the end whose game showed no progress in
+  their last FROZEN seconds.
+- `unacknowledged`: clicks and commands the bot received (a live gateway session
+  got them) and never acknowledged in time, except those sent in the 3 s before
+  or during an outage (`unacknowledged_in_outages`).
+- `tracebacks`: tracebacks in the bot's log (its stderr, every process), apart
+  from discord.py's own "Attempting a reconnect" while the gateway refuses it
+  (`reconnect_tracebacks`). `bot_log` is a folder kept with the logs if any.
+- `faults`: each fault with its start (seconds into the run) and details;
+  `outage_s`, the time without a live session; `bench_problems`, the world's.
+
+Targets: every game finishes (the deleted channel's ends unrated), 0 events lost,
+0 wrongful forfeits, 0 frozen tables, 0 unacknowledged, 0 tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import re
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.e2e_load import (
+    BOT_READY_TIMEOUT,
+    BotProcess,
+    Load,
+    Options,
+    Seat,
+    TableRun,
+    Tally,
+    print_result,
+)
+from bench.e2e_wire import DISK_FULL, TOKEN, BotConfig, TableState, watching
+from cogs.ids import ForgedId, decode
+from tables.snapshot import Status
+from tests.e2e.fake_discord import CommandError, FakeDiscord, InteractionResult, Message
+
+CLOCK = 10  # seconds: the turn clock of every table (the shortest the bot allows)
+WINDOW = 5
+FROZEN = 60.0  # seconds without progress before an open table counts as frozen
+ACK_LIMIT = 3.0
+WAIT_FOR_BOT = 300.0  # seconds a person waits for the bot to come back
+LOOK = 0.05  # seconds between looks at the gateway
+_RECORD = re.compile(r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL):([\w.]+):(.*)$")
+
+
+@dataclass
+class FaultRecord:
+    at: float  # seconds into the run
+    kind: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"at_s": round(self.at, 1), "kind": self.kind, **self.detail}
+
+
+class ChaosBot(BotProcess):
+    """The bot's process, noting when each forfeit became known."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forfeits: list[tuple[int, int, float]] = []  # table id, seat, time seen
+
+    def _update(self, state: TableState) -> None:
+        known = self.tables.get(state.id)
+        before = set(known.forfeited) if known is not None else set()
+        self.forfeits += [(state.id, seat, time.monotonic())
+                          for seat in state.forfeited if seat not in before]
+        super()._update(state)
+
+
+class Chaos(Load):
+    def __init__(self, options: Options, fake: FakeDiscord, tally: Tally, bot: ChaosBot,
+                 folder: Path) -> None:
+        super().__init__(options, fake, tally, bot)
+        self.chaos_bot = bot
+        self.folder = folder
+        self.database = folder / "toep.sqlite3"
+        self.logs: list[Path] = []
+        self.faults: list[FaultRecord] = []
+        self.outages: list[list[float]] = []  # [start, end]; end = inf while it lasts
+        self.started = time.monotonic()
+        self.lost: dict[int, int] = {}  # game id -> events shown but not saved (worst seen)
+        self.progress: dict[int, tuple[int, float]] = {}  # table id -> (stamp, when)
+        self.deleted: TableRun | None = None
+        self.failed_starts: list[str] = []
+
+    # --- the bot's process ------------------------------------------------------------
+
+    def config(self) -> BotConfig:
+        return BotConfig(port=self.fake.port, ca_pem=self.fake.ca_pem,
+                         database=str(self.database.resolve()), bot_pause=self.o.bot_pause)
+
+    async def start_bot(self, database: Path) -> None:
+        await self.launch()
+        await self.fake.wait_ready(30.0)
+        await self.fake.wait_commands("toep", timeout=30.0)
+
+    async def launch(self) -> None:
+        """A bot process with a log file of its own; started again (as a supervisor
+        would) while it fails to start: each failure is in `failed_starts`."""
+        while True:
+            log_path = self.folder / f"bot-{len(self.logs) + 1}.log"
+            self.logs.append(log_path)
+            with log_path.open("wb") as stderr:  # the child keeps its own copy of the file
+                await self.bot.start(self.config(), stderr=stderr)
+            try:
+                await self.bot.wait_ready(BOT_READY_TIMEOUT)
+                return
+            except RuntimeError as err:
+                self.failed_starts.append(f"{log_path.name}: {err}")
+                self.bot.kill()
+                await asyncio.sleep(1.0)
+
+    # --- people wait for a bot that is away -------------------------------------------
+
+    def connected(self) -> bool:
+        return bool(self.fake.gateway.live_sessions())
+
+    async def wait_for_bot(self) -> None:
+        await self.until("the bot to be back", self.connected, WAIT_FOR_BOT)
+
+    async def until(self, what: str, check: Callable[[], Any], timeout: float = 60.0) -> Any:
+        # Outages and restarts stretch everything a person waits for.
+        return await super().until(what, check, max(timeout, WAIT_FOR_BOT))
+
+    async def _away_proof(self, act: Callable[[], Awaitable[InteractionResult]]
+                          ) -> InteractionResult:
+        while True:
+            await self.wait_for_bot()
+            try:
+                return await act()
+            except RuntimeError:  # it went away between the look and the click
+                await asyncio.sleep(0.5)
+
+    async def slash(self, seat: Seat, run: TableRun, command: str,
+                    options: dict[str, Any]) -> InteractionResult:
+        parent = super().slash
+        return await self._away_proof(lambda: parent(seat, run, command, options))
+
+    async def click(self, seat: Seat, message: Message, custom_id: str) -> InteractionResult:
+        parent = super().click
+        return await self._away_proof(lambda: parent(seat, message, custom_id))
+
+    async def person(self, run: TableRun, seat: Seat) -> None:
+        try:
+            await super().person(run, seat)
+        except CommandError:
+            if not self.fake.store.channels[run.channel.id].deleted:
+                raise  # the channel is gone: nobody can click there any more
+
+    # --- watching ---------------------------------------------------------------------
+
+    async def watch(self) -> None:
+        """Outages (no live gateway session) and each table's progress, as they happen."""
+        down = False
+        while True:
+            now = time.monotonic()
+            if self.connected() == down:
+                down = not down
+                if down:
+                    self.outages.append([now, float("inf")])
+                else:
+                    self.outages[-1][1] = now
+            for table_id, stamp in self.shown().items():
+                if self.progress.get(table_id, (-1, 0.0))[0] != stamp:
+                    self.progress[table_id] = (stamp, now)
+            await asyncio.sleep(LOOK if down else 1.0)
+
+    def shown(self) -> dict[int, int]:
+        """Each game's highest stamp in any message: the events some message showed."""
+        best: dict[int, int] = {}
+        for message in self.fake.store.messages.values():
+            for button in message.buttons():
+                try:
+                    found = decode(str(button.get("custom_id", "")))
+                except ForgedId:
+                    continue
+                if found.stamp is not None:
+                    count = int(found.stamp, 36)
+                    best[found.table_id] = max(best.get(found.table_id, 0), count)
+        return best
+
+    async def check_saved(self) -> None:
+        """Compare what messages showed with what the database holds (no bot running)."""
+        shown = self.shown()
+        saved = await asyncio.to_thread(_saved_events, self.database)
+        for game_id, count in shown.items():
+            missing = count - saved.get(game_id, 0)
+            if missing > 0:
+                self.lost[game_id] = max(self.lost.get(game_id, 0), missing)
+
+    # --- faults -----------------------------------------------------------------------
+
+    def note(self, kind: str, **detail: Any) -> None:
+        self.faults.append(FaultRecord(time.monotonic() - self.started, kind, detail))
+
+    async def kill(self) -> None:
+        self.note("sigkill")
+        await self.chaos_bot.crash()
+        await self.check_saved()
+        await self.launch()
+
+    async def drop(self, seconds: float, how: str) -> None:
+        self.note("gateway_drop", seconds=round(seconds, 1), how=how)
+        if how == "late_resume":
+            await self.fake.drop_gateway(down_for=seconds / 2, resume_delay=seconds / 2)
+        else:
+            await self.fake.drop_gateway(down_for=seconds, invalidate=how == "invalidated")
+
+    async def lock_database(self, seconds: float) -> None:
+        self.note("database_locked", seconds=round(seconds, 1))
+        await asyncio.to_thread(_hold_write_lock, self.database, seconds)
+
+    async def disk_full(self, seconds: float) -> None:
+        self.note("disk_full", seconds=seconds)
+        await self.bot.tell(f"{DISK_FULL} {seconds}")
+
+    async def storm(self, kind: str) -> None:
+        fake = self.fake
+        if kind == "502":
+            fake.fail_edits(502, seconds=6.0)
+            self.note("edit_storm", status=502, seconds=6.0)
+        elif kind == "503":
+            fake.fail_edits(503, times=5)
+            self.note("edit_storm", status=503, requests=5)
+        elif kind == "429":
+            fake.rate_limit_edits(20.0, seconds=10.0)
+            self.note("edit_storm", status=429, retry_after=20.0, seconds=10.0)
+        else:
+            fake.rate_limit_edits(3.0, times=5, is_global=True)
+            self.note("edit_storm", status=429, scope="global", retry_after=3.0, requests=5)
+
+    async def delete_a_channel(self) -> None:
+        """The channel of a table in the middle of its game."""
+        for run in self.runs:
+            if run.table is not None and run.table.status is Status.PLAYING:
+                self.deleted = run
+                self.note("channel_deleted", table=run.table.id)
+                await self.fake.delete_channel(run.channel)
+                return
+        self.note("channel_deleted", table=None, skipped="no table in play")
+
+    def schedule(self, rng: random.Random) -> list[Callable[[], Awaitable[None]]]:
+        faults: list[Callable[[], Awaitable[None]]] = [self.kill, self.kill, self.kill]
+        for how in ("resumed", "late_resume", "invalidated"):
+            seconds = rng.uniform(5.0, 30.0)
+            faults.append(lambda s=seconds, h=how: self.drop(s, h))  # type: ignore[misc]
+        for _ in range(2):
+            seconds = rng.uniform(2.0, 6.0)
+            faults.append(lambda s=seconds: self.lock_database(s))  # type: ignore[misc]
+        faults.append(lambda: self.disk_full(4.0))
+        for kind in ("502", "503", "429", "global"):
+            faults.append(lambda k=kind: self.storm(k))  # type: ignore[misc]
+        faults.append(self.delete_a_channel)
+        rng.shuffle(faults)
+        return faults
+
+    async def inject(self, first: float, every: float) -> None:
+        faults = self.schedule(random.Random(self.o.seed))
+        await asyncio.sleep(first)
+        for fault in faults:
+            if all(r.table is not None and not r.table.open for r in self.runs):
+                self.note("stopped", reason="every game is over")
+                return
+            try:
+                await fault()
+            except Exception as err:  # a harness failure: reported, the run goes on
+                self.tally.problems.add(f"fault {fault}: {err!r}")
+            await asyncio.sleep(every)
+
+
+def _saved_events(path: Path) -> dict[int, int]:
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30) as conn:
+        rows = conn.execute("SELECT game_id, COUNT(*) FROM game_events GROUP BY game_id")
+        return {int(game): int(count) for game, count in rows}
+
+
+def _hold_write_lock(path: Path, seconds: float) -> None:
+    """Another connection holds the database's write lock: the bot's writes wait."""
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        time.sleep(seconds)
+        conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+
+
+def count_tracebacks(paths: Sequence[Path]) -> tuple[int, int, list[str]]:
+    """Tracebacks in the bot's logs, one per log record (a chained one counts once):
+    (the bot's, discord.py's "Attempting a reconnect" notes, samples of the bot's)."""
+    ours, reconnects, samples = 0, 0, []
+    for path in paths:
+        record, counted = "", False
+        for line in path.read_text(errors="replace").splitlines():
+            if _RECORD.match(line):
+                record, counted = line, False
+            elif line.startswith("Traceback (most recent call last)") and not counted:
+                counted = True
+                if record.startswith("ERROR:discord.client:Attempting a reconnect"):
+                    reconnects += 1
+                else:
+                    ours += 1
+                    samples.append(f"{path.name}: after {record[:160]!r}")
+    return ours, reconnects, samples[:8]
+
+
+def in_outage(outages: list[list[float]], start: float, end: float) -> bool:
+    """Whether [start, end] meets an outage."""
+    return any(s <= end and start < e for s, e in outages)
+
+
+def report(chaos: Chaos, wall: float) -> dict[str, Any]:
+    fake, bot = chaos.fake, chaos.chaos_bot
+    deleted = chaos.deleted
+    runs = [r for r in chaos.runs if r is not deleted]
+    finished = sum(1 for r in runs if r.table is not None and r.table.status is Status.FINISHED)
+    deleted_id = None if deleted is None or deleted.table is None else deleted.table.id
+    forfeits = [(t, s, at) for t, s, at in bot.forfeits if t != deleted_id]
+    wrongful = [f for f in forfeits if in_outage(chaos.outages, f[2] - CLOCK, f[2])]
+    now = time.monotonic()
+    frozen = [r.table.id for r in runs if r.table is not None and r.table.open
+              and now - chaos.progress.get(r.table.id, (0, chaos.started))[1] > FROZEN]
+    unacked = [r for r in fake.store.interactions.values() if r.ack_type is None]
+    in_outages = [r for r in unacked
+                  if in_outage(chaos.outages, r.created, r.created + ACK_LIMIT)]
+    tracebacks, reconnects, samples = count_tracebacks(chaos.logs)
+    outage_s = sum(min(e, now) - s for s, e in chaos.outages)
+    return {
+        "tables": len(chaos.runs),
+        "games_finished": finished,
+        "games_to_finish": len(runs),
+        "events_lost": sum(chaos.lost.values()),
+        "wrongful_forfeits": len(wrongful),
+        "frozen_tables": len(frozen),
+        "unacknowledged": len(unacked) - len(in_outages),
+        "tracebacks": tracebacks,
+        "faults_injected": len(chaos.faults),
+        "faults": [f.to_json() for f in chaos.faults],
+        "deleted_table": None if deleted is None or deleted.table is None else {
+            "id": deleted.table.id, "status": deleted.table.status.value,
+            "end_reason": deleted.table.end_reason, "forfeited": deleted.table.forfeited},
+        "forfeits": len(forfeits),
+        "unacknowledged_in_outages": len(in_outages),
+        "reconnect_tracebacks": reconnects,
+        "traceback_samples": samples,
+        "lost_by_game": chaos.lost,
+        "frozen_ids": frozen,
+        "outages": len(chaos.outages),
+        "outage_s": round(outage_s, 1),
+        "restarts": len(chaos.logs) - 1,
+        "failed_starts": chaos.failed_starts,
+        "wall_s": round(wall, 1),
+        "clicks": len(chaos.tally.clicks),
+        "rate_limit_hits": len(fake.rate_limit_hits),
+        "fault_answers": len(fake.fault_hits),
+        "table_status": _statuses(chaos.runs),
+        "bench_problems": chaos.tally.problems.texts[:8],
+        "targets_met": bool(finished == len(runs) and not chaos.lost and not wrongful
+                            and not frozen and len(unacked) == len(in_outages)
+                            and tracebacks == 0 and not chaos.failed_starts),
+    }
+
+
+def _statuses(runs: Sequence[TableRun]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for r in runs:
+        key = "none" if r.table is None else f"{r.table.status.value}:{r.table.end_reason}"
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+@dataclass
+class ChaosOptions:
+    load: Options
+    first: float = 20.0
+    every: float = 10.0
+    faults: bool = True
+    keep_logs: Path | None = None
+
+
+async def run(options: ChaosOptions) -> dict[str, Any]:
+    tally = Tally()
+    with (watching(tally.problems),
+          tempfile.TemporaryDirectory(prefix="toep-chaos-") as folder):
+        async with FakeDiscord(token=TOKEN) as fake:
+            bot = ChaosBot()
+            chaos = Chaos(options.load, fake, tally, bot, Path(folder))
+            chaos.build()
+            watcher = injector = None
+            try:
+                await chaos.start_bot(chaos.database)
+                chaos.started = time.monotonic()
+                watcher = asyncio.create_task(chaos.watch())
+                if options.faults:
+                    injector = asyncio.create_task(chaos.inject(options.first, options.every))
+                wall = await chaos.run()
+                if injector is not None:
+                    injector.cancel()
+            finally:
+                for task in (watcher, injector):
+                    if task is not None:
+                        task.cancel()
+                tally.problems.merge(await bot.close())
+                bot.kill()
+            await chaos.check_saved()
+            result = report(chaos, wall)
+            if options.keep_logs is not None:
+                options.keep_logs.mkdir(parents=True, exist_ok=True)
+                for path in chaos.logs:
+                    shutil.copy(path, options.keep_logs / path.name)
+                result["bot_log"] = str(options.keep_logs)
+            return result
+
+
+def parse(argv: Sequence[str] | None) -> tuple[ChaosOptions, bool]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--limit", type=int, default=10,
+                        help="marks to lose (5-30): games long enough to meet the faults")
+    parser.add_argument("--bot-pause", type=float, default=0.3)
+    parser.add_argument("--think", type=float, nargs=2, default=(0.3, 1.0),
+                        metavar=("MIN", "MAX"))
+    parser.add_argument("--first", type=float, default=20.0,
+                        help="seconds before the first fault")
+    parser.add_argument("--every", type=float, default=10.0, help="seconds between faults")
+    parser.add_argument("--max-seconds", type=float, default=900.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-faults", action="store_true", help="the same run, undisturbed")
+    parser.add_argument("--keep-logs", type=Path, help="copy the bot's logs to this folder")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    load = Options(tables=args.tables, limit=args.limit, bot_pause=args.bot_pause,
+                   think=(args.think[0], args.think[1]), max_seconds=args.max_seconds,
+                   seed=args.seed, rules={"clock": CLOCK, "window": WINDOW})
+    return ChaosOptions(load, args.first, args.every, not args.no_faults,
+                        args.keep_logs), bool(args.json)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    options, as_json = parse(argv)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    print_result(asyncio.run(run(options)), as_json)
+
+
+if __name__ == "__main__":
+    main()
