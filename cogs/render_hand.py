@@ -11,11 +11,11 @@ import discord
 from engine import events as ev
 from engine.state import Phase
 from engine.views import PublicView, SeatView
-from tables.snapshot import TableSnapshot
+from tables.snapshot import Status, TableSnapshot
 
 from .i18n import t
 from .ids import encode
-from .render_table import clock_text, waiting_seats
+from .render_table import clock_text, ended_text, waiting_seats
 from .render_text import (
     MAX_DESCRIPTION,
     MAX_LABEL,
@@ -111,6 +111,8 @@ def ask_line(snap: TableSnapshot, seat: SeatView, names: Sequence[str], lang: st
     """What this seat is asked now, or whom the table waits for."""
     public = seat.public
     me = seat.seat
+    if snap.status is Status.ENDED:
+        return ended_text(snap, lang)  # an admin, the idle end, a lost channel...
     if public.over:
         return t(lang, "hand.ask.over")
     if public.out[me]:
@@ -158,6 +160,8 @@ def _wait_line(snap: TableSnapshot, public: PublicView, names: Sequence[str], la
 def panel_view(snap: TableSnapshot, seat: SeatView, lang: str) -> discord.ui.View:
     """Cards in order (those you may not play disabled), then the answers."""
     view = discord.ui.View(timeout=None)
+    if snap.status is Status.ENDED:
+        return view  # nothing to play any more
     playable = {e.card for e in seat.legal if e.do == ev.PLAY}
     tid, stamp = snap.table_id, snap.stamp
     for i, card in enumerate(seat.hand):

@@ -92,9 +92,7 @@ def _title(public: PublicView, lang: str, over: bool) -> str:
 def _head(snap: TableSnapshot, public: PublicView, names: Sequence[str], lang: str,
           now: datetime, over: bool) -> list[str]:
     if snap.status is Status.ENDED:
-        key = f"table.ended.{snap.end_reason}" if snap.end_reason in ENDED_REASONS else (
-            "table.ended.other")
-        return [t(lang, key)]
+        return [ended_text(snap, lang)]
     if over:
         return [] if public.winner is None else [
             t(lang, "hap.game_won", name=names[public.winner])]
@@ -110,6 +108,12 @@ def _head(snap: TableSnapshot, public: PublicView, names: Sequence[str], lang: s
 
 # Why a game ended unrated: each has its text, table.ended.<reason>.
 ENDED_REASONS = frozenset({"admin", "idle", "save_failed", "channel_gone", "no_permission"})
+
+
+def ended_text(snap: TableSnapshot, lang: str) -> str:
+    """Why the game ended unrated."""
+    reason = snap.end_reason if snap.end_reason in ENDED_REASONS else "other"
+    return t(lang, f"table.ended.{reason}")
 
 
 def clock_text(clock: Clock | None, lang: str, now: datetime | None) -> str:

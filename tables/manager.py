@@ -24,10 +24,13 @@ class TableManager:
         self.deps = deps
         self.tables: dict[int, Table] = {}
         self._rng = rng or random.Random()
+        self._closed = False
         deps.reach.watch(self._reach_changed)
 
     def _reach_changed(self) -> None:
         """An outage began or ended somewhere: each table sees whether it is its own."""
+        if self._closed:
+            return  # shutting down: the disconnect is ours
         for table in list(self.tables.values()):
             table.reach_changed()
 
@@ -102,6 +105,7 @@ class TableManager:
             await table.settled()
 
     async def close(self) -> None:
+        self._closed = True
         for table in list(self.tables.values()):
             await table.close()
         await self.deps.writer.drain()  # every save handed in reaches the disk

@@ -412,6 +412,39 @@ async def open_private_table(world: World, *, guests: tuple[str, ...] = (),
     return table
 
 
+async def open_public_table(world: World) -> Table:
+    """The first person opens a public table (the 20 s clock; forfeits there
+    count toward a ban, R19), the second joins, and it starts."""
+    host, guest = list(world.people)[:2]
+    await world.slash(host, "toep new")
+    await world.wait_table_message(host)
+    await world.click_table(guest, "join")
+    table = world.table()
+    await world.fake.wait_for(lambda: len(table.seats) == 2)
+    return await start(world)
+
+
+async def to_a_turn(world: World, table: Table) -> int:
+    """The opening vuile was window runs out (on the fake clock); the seat
+    whose turn it is then."""
+    game = table.game
+    assert game is not None and game.phase is Phase.WINDOW
+    await world.fake_clock.advance(table.rules.window)
+    assert game.phase is Phase.PLAY and table.deadline is not None
+    return game.turn
+
+
+async def counted_forfeits(world: World, table: Table) -> int:
+    """The forfeits of everyone in the world that count toward a ban (R19)."""
+    from data import bans
+
+    counted = 0
+    for person in world.people.values():
+        counted += len(await bans.forfeits_in_window(
+            table.deps.db, table.row.guild_id, person.id, world.fake_clock.now()))
+    return counted
+
+
 async def start(world: World) -> Table:
     host = next(iter(world.people))
     await world.click_table(host, "start")

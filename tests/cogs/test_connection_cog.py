@@ -1,0 +1,59 @@
+"""The connection cog hands discord.py's events to `Reach`: a plain client's
+connect/resume/disconnect, a sharded client's shard events only."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import discord
+
+from cogs.connection_cog import ConnectionCog
+from tables.outage import Reach
+
+GUILD_ON_SHARD_1 = 1 << 22  # of two shards
+
+
+class _Sharded(discord.AutoShardedClient):
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents(guilds=True), shard_count=2)
+        self.reach = Reach()
+
+
+class _Plain(discord.Client):
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents(guilds=True))
+        self.reach = Reach()
+
+
+async def test_a_sharded_bot_pauses_only_the_shard_that_dropped() -> None:
+    bot = _Sharded()
+    cog = ConnectionCog(cast(Any, bot))
+    reach = bot.reach
+    await cog.on_shard_connect(0)
+    await cog.on_shard_connect(1)
+    await cog.on_guild_available(cast(Any, discord.Object(id=GUILD_ON_SHARD_1)))
+    await cog.on_guild_available(cast(Any, discord.Object(id=2 << 22)))
+    assert reach.reachable(GUILD_ON_SHARD_1) and reach.reachable(2 << 22)
+    await cog.on_disconnect()  # dispatched beside shard_disconnect: not for a sharded bot
+    assert reach.reachable(GUILD_ON_SHARD_1)
+    await cog.on_shard_disconnect(1)
+    assert not reach.reachable(GUILD_ON_SHARD_1) and reach.reachable(2 << 22)
+    await cog.on_shard_resumed(1)
+    assert reach.reachable(GUILD_ON_SHARD_1)
+
+
+async def test_a_plain_bot_follows_connect_resume_and_disconnect() -> None:
+    bot = _Plain()
+    cog = ConnectionCog(cast(Any, bot))
+    reach = bot.reach
+    await cog.on_connect()
+    assert not reach.reachable(5)  # READY came, the guild not yet
+    await cog.on_guild_join(cast(Any, discord.Object(id=5)))  # arrived after READY
+    assert reach.reachable(5)
+    await cog.on_disconnect()
+    assert not reach.reachable(5)
+    await cog.on_resumed()
+    assert reach.reachable(5)
+    await cog.on_guild_unavailable(cast(Any, discord.Object(id=5)))
+    assert not reach.reachable(5)
+    await bot.close()
