@@ -23,6 +23,7 @@ from dotenv import load_dotenv
 
 from cogs.buttons import ToepButton
 from cogs.community_items import CommunityItem
+from cogs.error_path import ToepTree
 from cogs.i18n import ToepTranslator
 from cogs.presenter import Presenter
 from config import Settings, SettingsError, load_settings
@@ -41,6 +42,7 @@ log = logging.getLogger("toep")
 EXTENSIONS = ("cogs.table_cog", "cogs.leaderboard_cog", "cogs.stats_cog", "cogs.history_cog",
               "cogs.learn_cog", "cogs.settings_cog", "cogs.bans_cog", "cogs.manage_cog",
               "cogs.help_cog", "cogs.connection_cog")
+MAX_RATELIMIT_WAIT = 30.0  # seconds; discord.py allows no less
 
 
 class ToepBot(commands.Bot):
@@ -54,9 +56,12 @@ class ToepBot(commands.Bot):
         # Names in messages are players' own text: no message notifies anyone
         # unless it says whom (the turn ping, an invitation).
         client_kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # A rate limit longer than this raises (the presenter tries again later)
+        # instead of discord.py sleeping it through in the middle of an update.
+        client_kwargs.setdefault("max_ratelimit_timeout", MAX_RATELIMIT_WAIT)
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=discord.Intents(guilds=True), help_command=None,
-                         **client_kwargs)
+                         tree_cls=ToepTree, **client_kwargs)
         self.settings = settings
         self.clock: ClockSource = clock or SystemClock()
         self.table_config = table_config or TableConfig()
@@ -84,6 +89,13 @@ class ToepBot(commands.Bot):
     def manager(self) -> TableManager:
         assert self._manager is not None
         return self._manager
+
+    def table_id_in(self, channel_id: int | None) -> int | None:
+        """The id of the open table in a channel (None before start-up is done)."""
+        if self._manager is None or channel_id is None:
+            return None
+        table = self._manager.in_channel(channel_id)
+        return None if table is None else table.id
 
     async def setup_hook(self) -> None:
         self._db = await connect(self.settings.database_path)
@@ -147,7 +159,7 @@ class ToepBot(commands.Bot):
         if self._manager is not None:
             await self._manager.close()
         if self._presenter is not None:
-            await self._presenter.settled()
+            await self._presenter.close()
         await super().close()
         if self._lease is not None:
             await self._lease.stop()

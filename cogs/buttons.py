@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from cogs.ids import TEMPLATE
+from cogs.error_path import answered
+from cogs.ids import TEMPLATE, table_id_of
 
 if TYPE_CHECKING:
     from cogs.table_cog import TableCog
@@ -30,10 +31,13 @@ class ToepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
         return cls(item.custom_id or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        # Anything that raises goes the one error path (cogs/error_path.py).
+        await answered(interaction, self._dispatch(interaction), table_id_of(self.raw))
+
+    async def _dispatch(self, interaction: discord.Interaction) -> None:
         cog: TableCog | None = interaction.client.get_cog("TableCog")  # type: ignore[attr-defined]
         if cog is None:
-            log.error("a button was clicked but the table cog is not loaded")
-            return
+            raise RuntimeError("a button was clicked but the table cog is not loaded")
         await cog.on_button(interaction, self.raw)
 
 

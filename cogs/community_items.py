@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import discord
 
 from cogs.answers import say
+from cogs.error_path import answered
 from cogs.i18n import Lang, lang_for_locale, t
 
 log = logging.getLogger(__name__)
@@ -48,21 +49,20 @@ class CommunityItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPL
         return cls(item, match["kind"], match["rest"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        # Anything that raises goes the one error path (cogs/error_path.py).
+        await answered(interaction, self._dispatch(interaction), None, "community.error")
+
+    async def _dispatch(self, interaction: discord.Interaction) -> None:
         lang = lang_for_locale(interaction.locale)
         cog: ComponentCog | None = interaction.client.get_cog(  # type: ignore[attr-defined]
             COGS[self.kind])
         if cog is None:
-            log.error("a %s component was clicked but its cog is not loaded", self.kind)
+            raise RuntimeError(f"a {self.kind} component was clicked but its cog is not loaded")
+        if self.kind in GUILDLESS:
+            await cog.on_component(interaction, 0, self.rest, lang)
             return
-        try:
-            if self.kind in GUILDLESS:
-                await cog.on_component(interaction, 0, self.rest, lang)
-                return
-            guild_text, _, what = self.rest.partition(":")
-            if not guild_text.isdigit() or int(guild_text) != (interaction.guild_id or 0):
-                await say(interaction, t(lang, "click.forged"))
-                return
-            await cog.on_component(interaction, int(guild_text), what, lang)
-        except Exception:
-            log.exception("a %s click failed", self.kind)
-            await say(interaction, t(lang, "community.error"))
+        guild_text, _, what = self.rest.partition(":")
+        if not guild_text.isdigit() or int(guild_text) != (interaction.guild_id or 0):
+            await say(interaction, t(lang, "click.forged"))
+            return
+        await cog.on_component(interaction, int(guild_text), what, lang)

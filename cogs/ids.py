@@ -144,3 +144,11 @@ def _stamp(verb: str, stamp: str | None) -> str | None:
     if not _STAMP_RE.fullmatch(stamp):
         raise ForgedId("bad stamp")
     return stamp
+
+
+def table_id_of(custom_id: str) -> int | None:
+    """The table a custom_id names, or None for a forged one (for the log)."""
+    try:
+        return decode(custom_id).table_id
+    except ForgedId:
+        return None

@@ -1,10 +1,14 @@
 """Shows tables in Discord: the table listener.
 
 After every change a table hands over its snapshot; the presenter keeps the
-latest and, at most once a second per table, edits the public table message,
-refreshes the hand panels whose interaction tokens are still fresh, and pings
-a person whose turn starts (a new short message, deleted when the turn ends:
-a mention added by an edit notifies nobody).
+latest and, at most once a second per table, edits the public table message
+and pings a person whose turn starts (a new short message, deleted when the
+turn ends: a mention added by an edit notifies nobody); and, as often but on
+a lane of its own, refreshes the hand panels whose interaction tokens are
+still fresh. The two lanes never wait for each other: a table message held up
+by a rate limit leaves the panels live. An update that fails for a passing
+reason (a 5xx, a 429) is tried again with backoff, with the newest state,
+until it lands: the final "game over" always shows.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+import aiohttp
 import discord
 
 from cogs.buttons import unlistened
@@ -41,6 +46,7 @@ from tables.table import Table
 log = logging.getLogger(__name__)
 
 EDIT_INTERVAL = 1.0  # seconds between two edits of one table message
+RETRY_MAX = 30.0  # seconds: the longest wait before trying a failed update again
 PANEL_LIFETIME = timedelta(minutes=14, seconds=30)  # tokens last 15 minutes
 PANEL_WARNING = timedelta(minutes=3)  # a panel says this long before that it will stop
 _EXPIRED = ":expired"
@@ -59,14 +65,24 @@ class Panel:
 
 
 @dataclass
+class Lane:
+    """One kind of update of a table (its message, its panels): the newest
+    state shown at most once per EDIT_INTERVAL, tried again after a failure."""
+
+    dirty: bool = False
+    task: asyncio.Task[None] | None = None
+    next_at: float = 0.0  # loop time before which it does not try
+    failures: int = 0
+
+
+@dataclass
 class Shown:
     """What the presenter knows of one table in Discord."""
 
     snap: TableSnapshot | None = None
     updates: dict[int, SeatUpdate] = field(default_factory=dict)
-    dirty: bool = False
-    task: asyncio.Task[None] | None = None
-    last_edit: float = -EDIT_INTERVAL
+    message_lane: Lane = field(default_factory=Lane)  # the table message and pings
+    panel_lane: Lane = field(default_factory=Lane)  # the hand panels
     message_id: int | None = None
     posted_at: datetime | None = None
     ping_id: int | None = None
@@ -87,6 +103,7 @@ class Presenter:
         self.shown: dict[int, Shown] = {}
         self.panels: dict[tuple[int, int], Panel] = {}
         self._langs: dict[int, Lang] = {}
+        self.closing = False  # shutting down: no more tries after a failure
 
     # --- the listener ------------------------------------------------------------------
 
@@ -98,31 +115,46 @@ class Presenter:
             shown.message_id = table.row.message_id
         shown.snap, shown.table = snap, table
         shown.updates.update({u.user_id: u for u in updates})
-        shown.dirty = True
-        if shown.task is None or shown.task.done():
-            shown.task = asyncio.get_running_loop().create_task(self._flush(table.id, shown))
+        self._wake(shown.message_lane, lambda: self._show_and_ping(table.id, shown))
+        self._wake(shown.panel_lane, lambda: self._refresh_panels(shown))
 
-    async def _flush(self, table_id: int, shown: Shown) -> None:
+    def _wake(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
+        lane.dirty = True
+        if lane.task is None or lane.task.done():
+            lane.task = asyncio.get_running_loop().create_task(self._run(lane, work))
+
+    async def _run(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
+        """Show the newest state until nothing is left to show."""
         loop = asyncio.get_running_loop()
-        while shown.dirty:
-            wait = shown.last_edit + EDIT_INTERVAL - loop.time()
+        while lane.dirty:
+            wait = lane.next_at - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
-            shown.dirty = False
+            lane.dirty = False
             if self.client.is_closed():
                 return  # shutting down: the restart shows the table from its saved state
-            snap = shown.snap
-            if snap is None:
-                return
-            updates = dict(shown.updates)
-            shown.last_edit = loop.time()
-            # Panels edit through their own interaction tokens: they need not
-            # wait behind the channel's edits and pings (its rate limit).
-            await asyncio.gather(self._guarded(self._refresh_panels(snap, updates)),
-                                 self._guarded(self._show_and_ping(table_id, shown, snap)))
+            try:
+                await work()
+                lane.failures = 0
+                delay = None
+            except Exception as err:
+                delay = retry_delay(err, lane.failures)
+                if delay is None:
+                    _log_refused(err)
+                elif self.closing:
+                    return
+                else:
+                    lane.failures += 1
+                    lane.dirty = True  # the newest state, tried again
+                    log.warning("showing a table failed (%s); trying again in %.1f s",
+                                err, delay)
+            # Counted from when the edit landed: one held up by a rate limit
+            # is not followed at once by the next.
+            lane.next_at = loop.time() + (EDIT_INTERVAL if delay is None else delay)
 
-    async def _show_and_ping(self, table_id: int, shown: Shown, snap: TableSnapshot) -> None:
-        if shown.lost:
+    async def _show_and_ping(self, table_id: int, shown: Shown) -> None:
+        snap = shown.snap
+        if shown.lost or snap is None:
             return  # the hand panels still show how the table ended
         try:
             await self._show_table(table_id, shown, snap)
@@ -136,19 +168,25 @@ class Presenter:
             shown.lost = True
             await shown.table.lose_channel(reason)
 
-    async def _guarded(self, work: Awaitable[None]) -> None:
-        try:
-            await work
-        except discord.HTTPException as err:
-            log.warning("Discord refused an update: %s %s", err.status, err.text)
-        except Exception:
-            log.exception("showing a table failed")
+    def _lanes(self) -> list[Lane]:
+        return [lane for shown in list(self.shown.values())
+                for lane in (shown.message_lane, shown.panel_lane)]
 
     async def settled(self) -> None:
         """Wait until every pending update is shown (tests, shutdown)."""
-        for shown in list(self.shown.values()):
-            if shown.task is not None and not shown.task.done():
-                await shown.task
+        for lane in self._lanes():
+            if lane.task is not None and not lane.task.done():
+                await lane.task
+
+    async def close(self) -> None:
+        """Show what is pending, once more at most (shutting down): an update
+        waiting to be tried again is left to the restart."""
+        self.closing = True
+        for lane in self._lanes():
+            if lane.failures and lane.task is not None:
+                lane.task.cancel()
+        await asyncio.gather(*(lane.task for lane in self._lanes() if lane.task is not None),
+                             return_exceptions=True)
 
     # --- the table message ---------------------------------------------------------------
 
@@ -172,9 +210,11 @@ class Presenter:
             return lobby_message(snap, lang)
         return table_message(snap, lang, self.now())
 
-    async def _picture(self, shown: Shown, snap: TableSnapshot, lang: Lang) -> discord.File | None:
+    async def _picture(self, shown: Shown, snap: TableSnapshot,
+                       lang: Lang) -> tuple[discord.File, str] | None:
         """The slates after a round (the standings after the game), rendered
-        off the event loop; None when the picture on the message is current."""
+        off the event loop, and its key; None when the picture on the message
+        is current."""
         view = snap.view
         if view is None or not view.rounds:
             return None
@@ -182,7 +222,6 @@ class Presenter:
         key = f"{len(view.rounds)}:{over}"
         if key == shown.picture_key:
             return None
-        shown.picture_key = key
         names = raw_names(snap)  # a picture shows no markdown: the names as they are
         if over:
             picture = await asyncio.to_thread(standings_picture, view, names, lang)
@@ -190,13 +229,13 @@ class Presenter:
             picture = await asyncio.to_thread(round_picture, view, names, lang, view.rounds[-1])
         # The same information as text, for screen readers: the image's alt text.
         return discord.File(io.BytesIO(picture.png), filename="slates.png",
-                            description=picture.text[:1000])
+                            description=picture.text[:1000]), key
 
     async def _show_table(self, table_id: int, shown: Shown, snap: TableSnapshot) -> None:
         lang = await self.table_lang(snap.guild_id)
         rendered = self.render_table(snap, lang)
         picture = await self._picture(shown, snap, lang)
-        files = [picture] if picture is not None else []
+        files = [picture[0]] if picture is not None else []
         channel = self.client.get_partial_messageable(snap.channel_id)
         stale = shown.repost or (
             shown.posted_at is not None and self.now() - shown.posted_at > REPOST_AFTER)
@@ -206,6 +245,7 @@ class Presenter:
                     content=rendered.content, embed=rendered.embed, view=unlistened(rendered.view),
                     attachments=files or discord.utils.MISSING)
                 shown.edits += 1
+                shown.picture_key = picture[1] if picture else shown.picture_key
                 return
             except discord.NotFound:
                 log.info("table %s: its message is gone; posting it anew", table_id)
@@ -217,6 +257,7 @@ class Presenter:
                                      view=unlistened(rendered.view) or discord.utils.MISSING,
                                      files=files or discord.utils.MISSING)
         shown.message_id, shown.posted_at, shown.repost = message.id, self.now(), False
+        shown.picture_key = picture[1] if picture else shown.picture_key
         shown.ping_key = ""  # a standing ping goes below the new message, with its link
         await games.set_message(self.db, table_id, message.id)
 
@@ -240,19 +281,19 @@ class Presenter:
         key = ",".join(map(str, users))
         if key == shown.ping_key:
             return
-        shown.ping_key = key
         channel = self.client.get_partial_messageable(snap.channel_id)
         if shown.ping_id is not None:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(shown.ping_id).delete()
             shown.ping_id = None
         if not users:
+            shown.ping_key = key
             return
         lang = await self.table_lang(snap.guild_id)
         text = turn_ping(users, lang, self.link(snap, shown))
         message = await channel.send(text, allowed_mentions=discord.AllowedMentions(
             users=[discord.Object(id=u) for u in users], everyone=False, roles=False))
-        shown.ping_id = message.id
+        shown.ping_id, shown.ping_key = message.id, key
 
     def link(self, snap: TableSnapshot, shown: Shown) -> str:
         """A link to the table message (the channel's, before it is posted)."""
@@ -270,7 +311,7 @@ class Presenter:
             return None
         shown.repost = True
         await table.announce()
-        task = shown.task
+        task = shown.message_lane.task
         if task is not None and not task.done():
             await asyncio.wait([task])
         return self.link(table.snapshot(), shown)
@@ -291,31 +332,68 @@ class Presenter:
     def panel_key(self, snap: TableSnapshot, update: SeatUpdate) -> str:
         return f"{snap.stamp}:{snap.status.value}:{len(snap.passed)}:{update.view.legal}"
 
-    async def _refresh_panels(self, snap: TableSnapshot, updates: dict[int, SeatUpdate]) -> None:
-        for user_id, update in updates.items():
-            panel = self.panels.get((snap.table_id, user_id))
-            if panel is None:
-                continue
-            stops = panel.opened + PANEL_LIFETIME
-            if panel.shown.endswith(_EXPIRED):
-                del self.panels[(snap.table_id, user_id)]  # its last edit said so
-                continue
-            # Near its end the panel says when it stops following the game,
-            # and at the end that it did: never a panel frozen in silence.
-            now = self.now()
-            notice = panel_notice(stops, now, panel.lang) if now >= stops - PANEL_WARNING else None
-            key = self.panel_key(snap, update) + (_EXPIRED if now >= stops else
-                                                  ":warned" if notice else "")
-            if key == panel.shown:
-                continue
-            rendered = hand_panel(snap, update.view, panel.lang, now, notice=notice)
-            try:
-                await panel.interaction.edit_original_response(
-                    content=rendered.content, embed=rendered.embed,
-                    view=unlistened(rendered.view))
-                panel.shown = key
-            except discord.HTTPException:
-                del self.panels[(snap.table_id, user_id)]
+    async def _refresh_panels(self, shown: Shown) -> None:
+        """Every panel edits through its own token, all at once: one that
+        waits (a rate limit, a slow answer) holds up no other."""
+        snap = shown.snap
+        if snap is None:
+            return
+        updates = dict(shown.updates)
+        results = await asyncio.gather(
+            *(self._refresh_panel(snap, user_id, update) for user_id, update in updates.items()),
+            return_exceptions=True)
         if snap.status not in (Status.LOBBY, Status.PLAYING):
             for done in [k for k in self.panels if k[0] == snap.table_id]:
                 del self.panels[done]
+        for result in results:
+            if isinstance(result, Exception):
+                raise result  # the lane tries again (with the newest state)
+
+    async def _refresh_panel(self, snap: TableSnapshot, user_id: int,
+                             update: SeatUpdate) -> None:
+        panel = self.panels.get((snap.table_id, user_id))
+        if panel is None:
+            return
+        stops = panel.opened + PANEL_LIFETIME
+        if panel.shown.endswith(_EXPIRED):
+            del self.panels[(snap.table_id, user_id)]  # its last edit said so
+            return
+        # Near its end the panel says when it stops following the game,
+        # and at the end that it did: never a panel frozen in silence.
+        now = self.now()
+        notice = panel_notice(stops, now, panel.lang) if now >= stops - PANEL_WARNING else None
+        key = self.panel_key(snap, update) + (_EXPIRED if now >= stops else
+                                              ":warned" if notice else "")
+        if key == panel.shown:
+            return
+        rendered = hand_panel(snap, update.view, panel.lang, now, notice=notice)
+        try:
+            await panel.interaction.edit_original_response(
+                content=rendered.content, embed=rendered.embed,
+                view=unlistened(rendered.view))
+            panel.shown = key
+        except discord.HTTPException as err:
+            if retry_delay(err, 0) is not None:
+                raise  # a passing trouble: the panel stays, tried again
+            # Its token expired or its message is gone: the person opens a new one.
+            self.panels.pop((snap.table_id, user_id), None)
+
+
+def _log_refused(err: Exception) -> None:
+    if isinstance(err, discord.HTTPException):
+        log.warning("Discord refused an update: %s %s", err.status, err.text)
+    else:
+        log.error("showing a table failed", exc_info=err)
+
+
+def retry_delay(err: Exception, failures: int) -> float | None:
+    """Seconds to wait before trying an update again after `err`; None when
+    trying again cannot help (a refusal: the channel is gone, a bad body)."""
+    backoff = min(RETRY_MAX, EDIT_INTERVAL * 2.0 ** failures)
+    if isinstance(err, discord.RateLimited):
+        return max(err.retry_after, EDIT_INTERVAL)
+    if isinstance(err, discord.HTTPException):
+        return backoff if err.status == 429 or err.status >= 500 else None
+    if isinstance(err, OSError | aiohttp.ClientError | asyncio.TimeoutError):
+        return backoff  # the network
+    return None

@@ -20,8 +20,9 @@ from cogs.render_topics import TOPICS
 from cogs.replies import refusal_text
 from cogs.rule_options import RULE_OPTIONS, chosen_options, public_table_rules, rules_from
 from data import games
+from data.errors import NotFoundError
 from engine.rules import TableRules
-from tables.errors import Refusal, TableFailure
+from tables.errors import Refusal
 from tables.snapshot import Status
 from tables.table import Table
 
@@ -224,8 +225,7 @@ class TableCog(commands.Cog):
         except Refusal as err:
             names = names_of(table.snapshot())
             await interaction.followup.send(refusal_text(err, lang, names), ephemeral=True)
-        except TableFailure:
-            await interaction.followup.send(t(lang, "click.error"), ephemeral=True)
+        # Anything else goes the one error path (cogs/error_path.py).
 
     async def _dispatch(self, table: Table, verb: str, arg: str | None, card: Any,
                         stamp: str | None, user: discord.abc.User) -> None:
@@ -247,7 +247,7 @@ class TableCog(commands.Cog):
     async def _gone(self, table_id: int, lang: Lang) -> str:
         try:
             await games.load_game(self.bot.db, table_id)
-        except Exception:
+        except NotFoundError:  # a database error goes the one error path
             return t(lang, "click.unknown_table")
         return t(lang, "click.finished")
 

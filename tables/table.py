@@ -193,10 +193,9 @@ class Table:
             if not self.row.public and user_id != self.row.host_id and (
                     user_id not in self.invited):
                 raise Refusal("invited_only")
-            await self._refuse_banned([SeatInfo(len(self.seats), user_id, None, name)],
-                                      user_id)
-            self.seats.append(SeatInfo(len(self.seats), user_id, None, name))
-            await self._save_lobby()
+            seat = SeatInfo(len(self.seats), user_id, None, name)
+            await self._refuse_banned([seat], user_id)
+            await self._save_lobby([*self.seats, seat])
 
     async def leave(self, user_id: int) -> None:
         """Leave a lobby seat; in a game, walking out forfeits (R16)."""
@@ -206,8 +205,7 @@ class Table:
                 await self._forfeit(seat, "walkout")
                 return
             self._require(Status.LOBBY)
-            self._remove_seat(seat)
-            await self._save_lobby()
+            await self._save_lobby(self._without_seat(seat))
 
     async def add_bot(self, user_id: int, level: str) -> None:
         async with self.lock:
@@ -217,8 +215,8 @@ class Table:
                 raise Refusal("table_full", max=self.rules.max_players)
             make_bot(level)  # refuses an unknown level
             number = 1 + sum(1 for s in self.seats if s.is_bot)
-            self.seats.append(SeatInfo(len(self.seats), None, level, f"Bot {number}"))
-            await self._save_lobby()
+            await self._save_lobby(
+                [*self.seats, SeatInfo(len(self.seats), None, level, f"Bot {number}")])
 
     async def remove_bot(self, user_id: int, seat: int) -> None:
         async with self.lock:
@@ -226,8 +224,7 @@ class Table:
             self._require_host(user_id)
             if not 0 <= seat < len(self.seats) or not self.seats[seat].is_bot:
                 raise Refusal("not_a_bot_seat", seat=seat)
-            self._remove_seat(seat)
-            await self._save_lobby()
+            await self._save_lobby(self._without_seat(seat))
 
     async def invite(self, user_id: int, target_id: int) -> bool:
         """The host invites a member to a private lobby; True if newly invited."""
@@ -251,8 +248,7 @@ class Table:
             self.invited.discard(target_id)
             seat = self.seat_of(target_id)
             if seat is not None:
-                self._remove_seat(seat)
-                await self._save_lobby()
+                await self._save_lobby(self._without_seat(seat))
             else:
                 await self._notify(())
 
@@ -331,6 +327,9 @@ class Table:
                 rebuilt.game, rebuilt.chance, rebuilt.chance_rows)
             self.recent.extend(rebuilt.recent)
             self._begin_play()
+            if self.game.over:  # its result was not saved before the restart
+                await self._finish()
+                return
             self.rearm()
             await self._notify(())
             self._wake_bots()
@@ -346,12 +345,15 @@ class Table:
         self._bots = {s.index: make_bot(s.level or "normal", hash((self.row.seed, s.index)))
                       for s in self.seats if s.is_bot}
 
-    def _remove_seat(self, seat: int) -> None:
-        del self.seats[seat]
-        self.seats = [replace(s, index=i) for i, s in enumerate(self.seats)]
+    def _without_seat(self, seat: int) -> list[SeatInfo]:
+        rest = self.seats[:seat] + self.seats[seat + 1:]
+        return [replace(s, index=i) for i, s in enumerate(rest)]
 
-    async def _save_lobby(self) -> None:
-        await games.update_lobby_seats(self.deps.db, self.id, [_seat_row(s) for s in self.seats])
+    async def _save_lobby(self, seats: list[SeatInfo]) -> None:
+        """The lobby's new seats: saved first, then taken on (a failed save
+        changes nothing, in memory or in the database)."""
+        await games.update_lobby_seats(self.deps.db, self.id, [_seat_row(s) for s in seats])
+        self.seats = seats
         await self._notify(())
 
     def arm_lobby_timeout(self) -> None:
@@ -455,21 +457,28 @@ class Table:
                       forfeit: bans.Forfeit | None = None) -> None:
         """Apply, save (events, the chance they brought and a forfeit that
         counts toward a ban, in one transaction), and only then tell anyone.
-        A failed save puts the table back."""
+        Anything that fails on the way (the engine, the save) puts the table
+        back to its last saved event, so the next click is judged and saved
+        against what the database holds."""
         game = self._game()
         first, base = len(game.events), game.round_base
         happenings: list[Happening] = []
-        for event in events:
-            happenings.extend(game.apply(event))
-        rows = self.chance.new_rows(game)
-        # A round these events began: its base lets a restart replay only it.
-        new_base = game.round_base.to_json() if game.round_base is not base else None
+        saving = False
         try:
+            for event in events:
+                happenings.extend(game.apply(event))
+            rows = self.chance.new_rows(game)
+            # A round these events began: its base lets a restart replay only it.
+            new_base = game.round_base.to_json() if game.round_base is not base else None
+            saving = True
             await self.deps.writer.append(
                 self.id, first, [e.to_json() for e in game.events[first:]],
                 self.chance_rows, rows, new_base, forfeit)
         except Exception as err:
-            log.exception("table %s: saving events from %d failed", self.id, first)
+            if saving:  # the database's trouble (locked, disk full), not a bug of ours
+                log.warning("table %s: saving events from %d failed: %s", self.id, first, err)
+            else:
+                log.exception("table %s: applying events from %d failed", self.id, first)
             self._roll_back(first)
             raise TableFailure(str(err)) from err
         self.chance_rows += len(rows)
@@ -497,6 +506,9 @@ class Table:
         self._wake_bots()
 
     async def _finish(self) -> None:
+        """Save the results. Until that succeeds the table stays "playing",
+        in memory as in the database (its last event is saved): a failed save
+        is tried again after a growing pause, and a restart finishes it too."""
         game = self._game()
         self._stop_timers()
         outcome = results(to_record(game, self.row.seed))
@@ -505,10 +517,25 @@ class Table:
         deltas = {info.user_id: outcome.stats[info.index] for info in self.seats
                   if info.user_id is not None}
         rated = self.row.public and self.humans_at_start >= 2
-        await stats.finish_game(self.deps.db, self.id, seat_results, deltas, rated,
-                                self.deps.clock.now())
+        try:
+            await stats.finish_game(self.deps.db, self.id, seat_results, deltas, rated,
+                                    self.deps.clock.now())
+        except Exception as err:
+            # Nothing is lost meanwhile (the events are saved): it never gives up.
+            delay = self._trouble.failed(self.deps.clock.now()) or LONGEST_PAUSE
+            log.warning("table %s: saving the result failed (%s); trying again in %.1f s",
+                        self.id, err, delay)
+            self.clocks.later(delay, self._retry_finish)
+            await self._notify(tuple(self.recent)[-1:])  # the last move shows meanwhile
+            return
+        self._trouble.saved()
         self.status = Status.FINISHED
         await self._notify(tuple(self.recent)[-1:])
+
+    async def _retry_finish(self) -> None:
+        async with self.lock:
+            if self.status is Status.PLAYING and self.game is not None and self.game.over:
+                await self._finish()
 
     async def _notify(self, happenings: Sequence[Happening], new_decision: bool = False) -> None:
         updates = []

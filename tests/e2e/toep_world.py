@@ -54,6 +54,9 @@ class World:
     channel: Any = None
     people: dict[str, Any] = field(default_factory=dict)
     starts: list[float] = field(default_factory=list)  # time.monotonic() of each start
+    # The bot's log at ERROR and above: a test that provokes an error reads
+    # (and clears) what it expects; anything left fails `open_world`.
+    logged_errors: list[logging.LogRecord] = field(default_factory=list)
 
     def setup(self, names: tuple[str, ...] = ("anna", "bram"), locale: str = "en-US",
               guild_locale: str = "en-US") -> None:
@@ -374,7 +377,8 @@ async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
     try:
         async with FakeDiscord(token=TOKEN) as fake:
             world = World(fake, path / "toep.sqlite3", clock=clock or FakeClock(),
-                          config=config or TableConfig(bot_pause=0))
+                          config=config or TableConfig(bot_pause=0),
+                          logged_errors=errors.records)
             world.setup(names, locale=locale, guild_locale=guild_locale)
             await world.start()
             if seed is not None:

@@ -1,0 +1,76 @@
+"""The one way an unexpected error ends a slash command or a click.
+
+Every slash command (`ToepTree.on_error`) and every component of ours (the
+DynamicItems in cogs/buttons.py and cogs/community_items.py, through
+`answered`) ends here when something raises that is not a refusal: the error
+is logged with its traceback and the table it concerns, and the person gets
+a short apology, ephemeral and in their language, whether or not the
+interaction was deferred or answered already (never "thinking..." forever).
+The table itself was put back to its last saved state where it matters
+(tables/table.py), so it plays on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from cogs.i18n import lang_for_locale, t
+from tables.errors import TableFailure
+
+if TYPE_CHECKING:
+    from bot import ToepBot
+
+log = logging.getLogger(__name__)
+
+
+async def apologise(interaction: discord.Interaction[Any], error: BaseException,
+                    table_id: int | None, key: str = "click.error") -> None:
+    """Log `error` (with its traceback and table) and tell the person, once."""
+    what = _what(interaction)
+    if isinstance(error, TableFailure):
+        # The table logged why where it happened (with the traceback of a
+        # bug of ours) and put itself back to its last saved event.
+        log.warning("table %s: %s failed: %s", table_id, what, error)
+    else:
+        log.error("table %s: %s failed", table_id, what, exc_info=error)
+    text = t(lang_for_locale(interaction.locale), key)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except (discord.HTTPException, discord.RateLimited) as err:
+        # The token expired or Discord is down: nothing more can reach them.
+        log.warning("table %s: the apology for %s could not be sent: %s", table_id, what, err)
+
+
+async def answered(interaction: discord.Interaction[Any], work: Awaitable[None],
+                   table_id: int | None, key: str = "click.error") -> None:
+    """Run a component's `work`; an error gets the apology instead of silence."""
+    try:
+        await work
+    except Exception as err:
+        await apologise(interaction, err, table_id, key)
+
+
+class ToepTree(app_commands.CommandTree["ToepBot"]):
+    """The command tree whose errors end in an apology (see the module)."""
+
+    async def on_error(self, interaction: discord.Interaction[ToepBot],
+                       error: app_commands.AppCommandError) -> None:
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        table_id = self.client.table_id_in(interaction.channel_id)
+        await apologise(interaction, cause, table_id,
+                        "community.error" if table_id is None else "click.error")
+
+
+def _what(interaction: discord.Interaction[Any]) -> str:
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data: Any = interaction.data or {}
+    return f"the click on {data.get('custom_id', '?')!r}"

@@ -1,0 +1,170 @@
+"""One error path (issue 11): an unexpected error in a command or a click is
+logged with its traceback and table, the person gets a short apology in
+their language (never "thinking..." forever), and the table plays on: a
+lobby action whose save fails changes nothing, an engine error mid-commit
+rolls the game back, and a result that cannot be saved yet is saved later."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogs.i18n import t
+from data import games, stats
+from engine.events import Event, Happening
+from engine.game import Game, Phase
+from tables.snapshot import Status
+from tables.table import Table
+from tests.e2e.toep_world import (
+    World,
+    careful,
+    open_private_table,
+    open_world,
+    reply,
+    start,
+)
+
+
+def _fail_once(real: Callable[..., Any], error: Exception) -> Callable[..., Any]:
+    """`real`, except that its first call raises `error`."""
+    calls: list[None] = []
+
+    async def once(*args: Any, **kwargs: Any) -> Any:
+        calls.append(None)
+        if len(calls) == 1:
+            raise error
+        return await real(*args, **kwargs)
+
+    return once
+
+
+def _take_errors(world: World, *needles: str) -> list[str]:
+    """The bot's logged errors (each must name one of `needles`), cleared."""
+    found = [f"{r.getMessage()} {r.exc_text or ''}" for r in world.logged_errors]
+    world.logged_errors.clear()
+    assert found and all(any(n in text for n in needles) for text in found), found
+    return found
+
+
+async def _saved_events(world: World, table: Table) -> int:
+    assert world.bot is not None
+    return len((await games.load_game(world.bot.db, table.id)).events)
+
+
+async def test_a_database_error_in_toep_new_gets_an_apology(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_world(tmp_path, locale="nl") as world:
+        locked = sqlite3.OperationalError("database is locked")
+        monkeypatch.setattr(games, "create_game", _fail_once(games.create_game, locked))
+        res = await world.slash("anna", "toep new", {"private": True})
+        answer = await res.wait_message()  # not "thinking..." forever
+        assert answer.ephemeral and reply(res) == t("nl", "community.error")
+        (logged,) = _take_errors(world, "database is locked")
+        assert "/toep new" in logged and "Traceback" in logged
+        assert world.bot is not None and list(world.bot.manager) == []
+
+        res = await world.slash("anna", "toep new", {"private": True})  # the next one works
+        assert reply(res) == t("nl", "reply.created", link=f"<#{world.channel.id}>")
+
+
+async def test_a_lobby_action_whose_save_fails_changes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_world(tmp_path, ("anna", "bram")) as world:
+        table = await open_private_table(world)
+        await world.slash("anna", "toep invite", {"member": world.people["bram"]})
+        full = sqlite3.OperationalError("database or disk is full")
+        real = games.update_lobby_seats
+        monkeypatch.setattr(games, "update_lobby_seats", _fail_once(real, full))
+        res = await world.click_table("bram", "join")
+        assert reply(res) == t("en", "click.error")
+        _take_errors(world, "disk is full")
+        assert [s.name for s in table.seats] == ["anna"]  # not half joined
+        assert world.bot is not None
+        saved = await games.load_game(world.bot.db, table.id)
+        assert [s.name for s in saved.seats] == ["anna"]
+
+        await world.click_table("bram", "join")  # the next click works
+        assert [s.name for s in table.seats] == ["anna", "bram"]
+        await world.wait_table_message("bram")
+
+
+async def test_an_engine_error_mid_commit_rolls_back_and_the_next_click_works(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_world(tmp_path, ("anna", "bram")) as world:
+        table = await open_private_table(world, guests=("bram",))
+        await start(world)
+        await world.drive(careful, lambda t: t.game is not None and t.game.phase is Phase.PLAY)
+        game = table.game
+        assert game is not None
+        before = len(game.events)
+        seat = game.turn
+        choice = careful(game, seat)
+        waiting = world.name_of(table.seats[seat].user_id)
+        assert choice is not None and waiting is not None
+        real_apply = Game.apply
+        broken: list[Event] = []
+
+        def apply_then_fail(self: Game, event: Event) -> tuple[Happening, ...]:
+            happened = real_apply(self, event)  # the event is in the game's log now
+            if not broken:
+                broken.append(event)
+                raise RuntimeError("an engine bug")
+            return happened
+
+        monkeypatch.setattr(Game, "apply", apply_then_fail)
+        res = await world.answer(waiting, *choice)
+        assert reply(res) == t("en", "click.error")
+        _take_errors(world, "an engine bug")
+        assert table.game is not None and len(table.game.events) == before  # rolled back
+        assert await _saved_events(world, table) == before
+        assert table.status is Status.PLAYING and table.game.turn == seat
+
+        # The same decision again: judged, saved and shown like any other.
+        res = await world.answer(waiting, *choice)
+        assert res.followups == []  # no refusal, no apology
+        assert len(table.game.events) > before
+        assert await _saved_events(world, table) == len(table.game.events)
+        assert world.logged_errors == []
+
+
+async def test_a_result_that_cannot_be_saved_is_saved_later(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_world(tmp_path, ("anna", "bram")) as world:
+        table = await open_private_table(world, guests=("bram",))
+        await start(world)
+        locked = sqlite3.OperationalError("database is locked")
+        monkeypatch.setattr(stats, "finish_game", _fail_once(stats.finish_game, locked))
+        res = await world.slash("bram", "toep leave")  # walking out ends a game of two
+        assert reply(res) == t("en", "reply.walked_out")
+        assert table.game is not None and table.game.over
+        # Not finished in memory while the database says "playing".
+        assert table.status is Status.PLAYING
+        assert world.bot is not None
+        assert (await games.load_game(world.bot.db, table.id)).game.status == "playing"
+        assert world.logged_errors == []  # a warning: it is tried again
+
+        await world.fake_clock.advance(1)
+        assert table.status is Status.FINISHED
+        assert (await games.load_game(world.bot.db, table.id)).game.status == "finished"
+        await world.wait_table_message("anna wins the game!")
+
+
+async def test_community_commands_and_their_buttons_answer_an_error_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_world(tmp_path, locale="nl") as world:
+        locked = sqlite3.OperationalError("database is locked")
+        monkeypatch.setattr(stats, "player_stats", _fail_once(stats.player_stats, locked))
+        res = await world.slash("anna", "toep stats")
+        assert reply(res) == t("nl", "community.error")
+        assert "/toep stats" in _take_errors(world, "database is locked")[0]
+
+        await open_private_table(world)  # a message to click a leaderboard page on
+        count = _fail_once(stats.leaderboard_count, locked)
+        monkeypatch.setattr(stats, "leaderboard_count", count)
+        res = await world.forge_click("anna", f"toepboard:{world.guild.id}:0")
+        assert reply(res) == t("nl", "community.error")
+        _take_errors(world, "database is locked")
