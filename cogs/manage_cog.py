@@ -162,7 +162,10 @@ class ManageCog(commands.Cog):
                 text = refusal_text(err, lang)
             except TableFailure:
                 text = t(lang, "click.error")
-        await interaction.edit_original_response(content=text, view=None)
+        try:
+            await interaction.edit_original_response(content=text, view=None)
+        except discord.HTTPException as err:  # the walk-out stands; only its answer is lost
+            log.warning("the answer to a walk-out could not be shown: %s", err)
 
     async def _play_again(self, interaction: discord.Interaction, table_id: int,
                           lang: Lang) -> None:

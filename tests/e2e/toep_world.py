@@ -165,6 +165,15 @@ class World:
         await self.settle()
         return res
 
+    async def walk_out(self, who: str) -> Message:
+        """`/toep leave` during a game, and "Leave and forfeit" on the question
+        it asks first; the question's message (its text becomes the answer)."""
+        res = await self.slash(who, "toep leave")
+        question = (await res.wait_followups(1))[0]
+        button = next(b for b in question.buttons() if _verb(b)[0] == "walkout")
+        await self.click(who, question, str(button["custom_id"]))
+        return question
+
     async def settle(self) -> None:
         """Wait until discord.py has run every command and button callback."""
         for _ in range(1000):
