@@ -102,7 +102,7 @@ class ToepBot(commands.Bot):
         # One process per database: refused here (LeaseHeld) while another one runs.
         self._lease = LeaseKeeper(self._db, self._lost_lease)
         await self._lease.start()
-        self._presenter = Presenter(self, self._db, self.clock.now)
+        self._presenter = Presenter(self, self._db, self.clock)
         deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config,
                          self.reach)
         self._manager = TableManager(deps)

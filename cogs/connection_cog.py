@@ -81,15 +81,20 @@ class ConnectionCog(commands.Cog):
         # after READY a "join" rather than "available": both count).
         for guild in self.bot.guilds:
             if not guild.unavailable:
-                self.reach.guild_available(guild.id)
+                self._guild_here(guild.id)
 
     @commands.Cog.listener()
     async def on_guild_available(self, guild: discord.Guild) -> None:
-        self.reach.guild_available(guild.id)
+        self._guild_here(guild.id)
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
-        self.reach.guild_available(guild.id)
+        self._guild_here(guild.id)
+
+    def _guild_here(self, guild_id: int) -> None:
+        """Its tables' clocks run again, and they show in the guild's language."""
+        self.reach.guild_available(guild_id)
+        self.bot.presenter.guild_available(guild_id)
 
     @commands.Cog.listener()
     async def on_guild_unavailable(self, guild: discord.Guild) -> None:

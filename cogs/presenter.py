@@ -19,7 +19,7 @@ import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import aiohttp
 import discord
@@ -40,6 +40,7 @@ from cogs.slate_picture import round_picture, standings_picture
 from data import games, guilds
 from data.db import Database
 from engine.events import Happening
+from tables.clock import ClockSource, SystemClock, Timer
 from tables.snapshot import SeatUpdate, Status, TableSnapshot
 from tables.table import Table
 
@@ -52,6 +53,7 @@ PANEL_WARNING = timedelta(minutes=3)  # a panel says this long before that it wi
 _EXPIRED = ":expired"
 REPOST_AFTER = timedelta(minutes=55)  # before Discord's hour of edits runs out
 REPOST_COOLDOWN = timedelta(seconds=10)  # /toep table again within this: no new message
+TOO_OLD_TO_EDIT = 30046  # Discord: a message older than an hour takes no more edits
 
 
 @dataclass
@@ -92,14 +94,18 @@ class Shown:
     edits: int = 0
     table: Table | None = None
     lost: bool = False  # the channel is gone, or the bot may not post there
+    waits_for_guild: bool = False  # shown once Discord sent its guild (its language)
+    repost_timer: Timer | None = None
+    showing: asyncio.Lock = field(default_factory=asyncio.Lock)  # one show at a time
 
 
 class Presenter:
     def __init__(self, client: discord.Client, db: Database,
-                 now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+                 clock: ClockSource | None = None) -> None:
         self.client = client
         self.db = db
-        self.now = now
+        self.clock = clock or SystemClock()
+        self.now = self.clock.now
         self.shown: dict[int, Shown] = {}
         self.panels: dict[tuple[int, int], Panel] = {}
         self._langs: dict[int, Lang] = {}
@@ -111,12 +117,35 @@ class Presenter:
                             updates: Sequence[SeatUpdate],
                             happenings: Sequence[Happening]) -> None:
         shown = self.shown.setdefault(table.id, Shown())
-        if shown.message_id is None and shown.snap is None:
-            shown.message_id = table.row.message_id
+        if shown.snap is None:  # first seen (new, or restored): what Discord holds of it
+            self._adopt(shown, table)
         shown.snap, shown.table = snap, table
         shown.updates.update({u.user_id: u for u in updates})
-        self._wake(shown.message_lane, lambda: self._show_and_ping(table.id, shown))
+        self._wake_message(table.id, shown)
         self._wake(shown.panel_lane, lambda: self._refresh_panels(shown))
+
+    def _wake_message(self, table_id: int, shown: Shown) -> None:
+        self._wake(shown.message_lane, lambda: self._show_and_ping(table_id, shown))
+
+    def _adopt(self, shown: Shown, table: Table) -> None:
+        """The table message and ping a table already has in Discord (after a
+        restart): a message's age is in its id, so it is posted anew before
+        Discord's hour of edits runs out; the old ping goes with the next one."""
+        if shown.message_id is None and table.row.message_id is not None:
+            self._posted(table.id, shown, table.row.message_id,
+                         discord.utils.snowflake_time(table.row.message_id))
+        if shown.ping_id is None:
+            shown.ping_id = table.row.ping_id
+
+    def guild_available(self, guild_id: int) -> None:
+        """Discord sent the guild: its language is known now. Tables that
+        waited for it are shown (a restart shows no table in English first)."""
+        self._langs.pop(guild_id, None)
+        for table_id, shown in list(self.shown.items()):
+            if shown.waits_for_guild and shown.snap is not None and (
+                    shown.snap.guild_id == guild_id):
+                shown.waits_for_guild = False
+                self._wake_message(table_id, shown)
 
     def _wake(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
         lane.dirty = True
@@ -153,9 +182,16 @@ class Presenter:
             lane.next_at = loop.time() + (EDIT_INTERVAL if delay is None else delay)
 
     async def _show_and_ping(self, table_id: int, shown: Shown) -> None:
+        async with shown.showing:  # the lane's work and a due repost, one after the other
+            await self._show_and_ping_now(table_id, shown)
+
+    async def _show_and_ping_now(self, table_id: int, shown: Shown) -> None:
         snap = shown.snap
         if shown.lost or snap is None:
             return  # the hand panels still show how the table ended
+        if await self._lang_unknown(snap.guild_id):
+            shown.waits_for_guild = True  # `guild_available` shows it
+            return
         try:
             await self._show_table(table_id, shown, snap)
             await self._ping(shown, snap)
@@ -180,8 +216,12 @@ class Presenter:
 
     async def close(self) -> None:
         """Show what is pending, once more at most (shutting down): an update
-        waiting to be tried again is left to the restart."""
+        waiting to be tried again is left to the restart. No timer is left."""
         self.closing = True
+        for shown in self.shown.values():
+            if shown.repost_timer is not None:
+                shown.repost_timer.cancel()
+                shown.repost_timer = None
         for lane in self._lanes():
             if lane.failures and lane.task is not None:
                 lane.task.cancel()
@@ -191,7 +231,8 @@ class Presenter:
     # --- the table message ---------------------------------------------------------------
 
     async def table_lang(self, guild_id: int) -> Lang:
-        """The guild's language: an admin's choice, else its preferred locale."""
+        """The guild's language: an admin's choice, else its preferred locale
+        (English while Discord has not yet sent the guild; that is not kept)."""
         lang = self._langs.get(guild_id)
         if lang is None:
             settings = await guilds.get_settings(self.db, guild_id)
@@ -199,8 +240,16 @@ class Presenter:
             chosen = settings.language
             lang = ("nl" if chosen == "nl" else "en") if chosen else lang_for_locale(
                 guild.preferred_locale if guild else None)
-            self._langs[guild_id] = lang
+            if chosen or guild is not None:
+                self._langs[guild_id] = lang
         return lang
+
+    async def _lang_unknown(self, guild_id: int) -> bool:
+        """True while the guild's language cannot be known: no admin chose
+        one and Discord has not sent the guild (just after a restart)."""
+        if guild_id in self._langs or self.client.get_guild(guild_id) is not None:
+            return False
+        return (await guilds.get_settings(self.db, guild_id)).language is None
 
     def forget_lang(self, guild_id: int) -> None:
         self._langs.pop(guild_id, None)
@@ -238,7 +287,7 @@ class Presenter:
         files = [picture[0]] if picture is not None else []
         channel = self.client.get_partial_messageable(snap.channel_id)
         stale = shown.repost or (
-            shown.posted_at is not None and self.now() - shown.posted_at > REPOST_AFTER)
+            shown.posted_at is not None and self.now() - shown.posted_at >= REPOST_AFTER)
         if shown.message_id is not None and not stale:
             try:
                 await channel.get_partial_message(shown.message_id).edit(
@@ -249,6 +298,12 @@ class Presenter:
                 return
             except discord.NotFound:
                 log.info("table %s: its message is gone; posting it anew", table_id)
+            except discord.HTTPException as err:
+                if err.code != TOO_OLD_TO_EDIT:
+                    raise
+                log.info("table %s: its message is past Discord's hour of edits; "
+                         "posting it anew", table_id)
+                stale = True
         if shown.message_id is not None and stale:
             # A render of its own: greying out `rendered` would send the new message grey.
             await self._disable(channel, shown.message_id, self.render_table(snap, lang))
@@ -256,10 +311,41 @@ class Presenter:
                                      embed=rendered.embed or discord.utils.MISSING,
                                      view=unlistened(rendered.view) or discord.utils.MISSING,
                                      files=files or discord.utils.MISSING)
-        shown.message_id, shown.posted_at, shown.repost = message.id, self.now(), False
+        self._posted(table_id, shown, message.id, self.now())
+        shown.repost = False
         shown.picture_key = picture[1] if picture else shown.picture_key
         shown.ping_key = ""  # a standing ping goes below the new message, with its link
         await games.set_message(self.db, table_id, message.id)
+
+    def _posted(self, table_id: int, shown: Shown, message_id: int, at: datetime) -> None:
+        """The table message is `message_id`, posted `at`. Before Discord's
+        hour of edits runs out it is posted anew, also when nothing happens
+        at the table meanwhile: later the old one could no longer be greyed out."""
+        shown.message_id, shown.posted_at = message_id, at
+        if shown.repost_timer is not None:
+            shown.repost_timer.cancel()
+        shown.repost_timer = self.clock.call_at(at + REPOST_AFTER,
+                                                lambda: self._repost_due(table_id, message_id))
+
+    async def _repost_due(self, table_id: int, message_id: int) -> None:
+        """Posted anew now, not at the next change: that may come too late."""
+        shown = self.shown.get(table_id)
+        if shown is None or shown.message_id != message_id or shown.snap is None:
+            return
+        if shown.snap.status not in (Status.LOBBY, Status.PLAYING) or self.closing:
+            return
+        lane, loop = shown.message_lane, asyncio.get_running_loop()
+        async with shown.showing:  # after an edit in flight, at the pace of edits
+            wait = lane.next_at - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            try:
+                await self._show_and_ping_now(table_id, shown)
+            except Exception:  # the lane shows it (posting anew) with its retries
+                log.warning("table %s: posting its message anew failed; trying again",
+                            table_id, exc_info=True)
+                self._wake_message(table_id, shown)
+            lane.next_at = loop.time() + EDIT_INTERVAL
 
     async def _disable(self, channel: discord.PartialMessageable, message_id: int,
                        rendered: Rendered) -> None:
@@ -286,6 +372,7 @@ class Presenter:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(shown.ping_id).delete()
             shown.ping_id = None
+            await games.set_ping(self.db, snap.table_id, None)
         if not users:
             shown.ping_key = key
             return
@@ -294,6 +381,7 @@ class Presenter:
         message = await channel.send(text, allowed_mentions=discord.AllowedMentions(
             users=[discord.Object(id=u) for u in users], everyone=False, roles=False))
         shown.ping_id, shown.ping_key = message.id, key
+        await games.set_ping(self.db, snap.table_id, message.id)  # a restart deletes it
 
     def link(self, snap: TableSnapshot, shown: Shown) -> str:
         """A link to the table message (the channel's, before it is posted)."""

@@ -78,6 +78,12 @@ async def set_message(db: Database, game_id: int, message_id: int | None) -> Non
             raise NotFoundError(f"no game {game_id}")
 
 
+async def set_ping(db: Database, game_id: int, ping_id: int | None) -> None:
+    """Remember the turn ping standing in the channel (None: none stands)."""
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE games SET ping_id = ? WHERE id = ?", (ping_id, game_id))
+
+
 async def set_rules(db: Database, game_id: int, rules: Mapping[str, Any]) -> None:
     """Replace a lobby's rules (a private table's host changing options)."""
     async with db.transaction() as conn:
@@ -228,6 +234,7 @@ __all__ = [
     "remove_invite",
     "require_status",
     "set_message",
+    "set_ping",
     "set_rules",
     "start_game",
     "update_lobby_seats",

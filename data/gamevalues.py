@@ -39,6 +39,7 @@ class Game:
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    ping_id: int | None = None  # the turn ping standing in the channel, if any
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class LoadedGame:
 
 GAME_COLUMNS = (
     "id, guild_id, channel_id, message_id, host_id, public, rules, seed, status, rated,"
-    " first_leader, created_at, started_at, finished_at"
+    " first_leader, created_at, started_at, finished_at, ping_id"
 )
 SEAT_COLUMNS = "game_id, seat, name, user_id, computer, marks, place, forfeited, forfeit_order"
 
@@ -115,6 +116,7 @@ def game_from_row(row: sqlite3.Row) -> Game:
         created_at=from_db(row["created_at"]),
         started_at=from_db_opt(row["started_at"]),
         finished_at=from_db_opt(row["finished_at"]),
+        ping_id=row["ping_id"],
     )
 
 

@@ -13,16 +13,28 @@ from tables.outage import Reach
 GUILD_ON_SHARD_1 = 1 << 22  # of two shards
 
 
+class _Presenter:
+    """Which guilds the presenter heard are here (their language is known)."""
+
+    def __init__(self) -> None:
+        self.guilds: list[int] = []
+
+    def guild_available(self, guild_id: int) -> None:
+        self.guilds.append(guild_id)
+
+
 class _Sharded(discord.AutoShardedClient):
     def __init__(self) -> None:
         super().__init__(intents=discord.Intents(guilds=True), shard_count=2)
         self.reach = Reach()
+        self.presenter = _Presenter()
 
 
 class _Plain(discord.Client):
     def __init__(self) -> None:
         super().__init__(intents=discord.Intents(guilds=True))
         self.reach = Reach()
+        self.presenter = _Presenter()
 
 
 async def test_a_sharded_bot_pauses_only_the_shard_that_dropped() -> None:
@@ -40,6 +52,7 @@ async def test_a_sharded_bot_pauses_only_the_shard_that_dropped() -> None:
     assert not reach.reachable(GUILD_ON_SHARD_1) and reach.reachable(2 << 22)
     await cog.on_shard_resumed(1)
     assert reach.reachable(GUILD_ON_SHARD_1)
+    assert bot.presenter.guilds == [GUILD_ON_SHARD_1, 2 << 22]
 
 
 async def test_a_plain_bot_follows_connect_resume_and_disconnect() -> None:
@@ -49,7 +62,7 @@ async def test_a_plain_bot_follows_connect_resume_and_disconnect() -> None:
     await cog.on_connect()
     assert not reach.reachable(5)  # READY came, the guild not yet
     await cog.on_guild_join(cast(Any, discord.Object(id=5)))  # arrived after READY
-    assert reach.reachable(5)
+    assert reach.reachable(5) and bot.presenter.guilds == [5]
     await cog.on_disconnect()
     assert not reach.reachable(5)
     await cog.on_resumed()

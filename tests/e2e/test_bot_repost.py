@@ -54,3 +54,25 @@ async def test_the_table_message_is_posted_anew_before_its_hour_runs_out(
         assert hand is not None
         res = await world.click("anna", current, hand)  # the new message's buttons work
         assert res.message is not None and res.message.ephemeral and res.message.buttons()
+
+
+async def test_a_restored_table_message_is_posted_anew_in_time(tmp_path: Path) -> None:
+    """After a restart the bot knows the message's age from its id: it is
+    posted anew before the hour runs out, also when nothing happens then."""
+    async with open_world(tmp_path, names=("anna",)) as world:
+        table = await open_private_table(world, bots=("easy", "easy"))
+        await start(world)
+        first = world.table_message()
+        for _ in range(5):  # 45 minutes
+            await world.fake_clock.advance(STEP)
+            await _act_once(world)
+        await world.stop()
+        await world.start()
+        assert world.table().id == table.id
+        await world.fake_clock.advance(11 * 60)  # the message's 56th minute, nobody acts
+        await world.bot_settled()
+        current = world.table_message()
+        assert current.id != first.id
+        old = world.fake.message(first.id)
+        assert old.buttons() and all(b.get("disabled") for b in old.buttons())
+        assert not any(b.get("disabled") for b in current.buttons())

@@ -505,3 +505,20 @@ async def test_a_denied_permission_is_50013_and_shows_in_app_permissions(
     res = await fake.slash(anna, channel_id, "ping")
     assert int(res.record.payload["app_permissions"]) & SEND_MESSAGES
     assert fake.message(message.id).content == "c" and fake.errors == []
+
+
+async def test_a_message_older_than_an_hour_takes_no_edit_30046() -> None:
+    now = [1_800_000_000.0]
+    async with FakeDiscord(wall_clock=lambda: now[0]) as fake:
+        _, channel_id, _, _ = world(fake)
+        url, headers = api(fake, f"/channels/{channel_id}/messages")
+        async with aiohttp.ClientSession(connector=fake.connector()) as session:
+            posted = await (await session.post(url, json={"content": "a"}, headers=headers)).json()
+            edit_url = f"{url}/{posted['id']}"
+            now[0] += 3599
+            assert (await session.patch(edit_url, json={"content": "b"},
+                                        headers=headers)).status == 200
+            now[0] += 2
+            refused = await session.patch(edit_url, json={"content": "c"}, headers=headers)
+            assert refused.status == 400 and (await refused.json())["code"] == 30046
+        assert fake.store.messages[int(posted["id"])].content == "b" and fake.errors == []

@@ -174,6 +174,14 @@ class World:
         await self.click(who, question, str(button["custom_id"]))
         return question
 
+    async def bot_settled(self) -> None:
+        """Wait until the callbacks ran, the tables have no work in hand and
+        every update is shown."""
+        await self.settle()
+        assert self.bot is not None
+        await self.bot.manager.settled()
+        await self.bot.presenter.settled()
+
     async def settle(self) -> None:
         """Wait until discord.py has run every command and button callback."""
         for _ in range(1000):
@@ -384,8 +392,10 @@ async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
     root = logging.getLogger()
     root.addHandler(errors)
     try:
-        async with FakeDiscord(token=TOKEN) as fake:
-            world = World(fake, path / "toep.sqlite3", clock=clock or FakeClock(),
+        clock = clock or FakeClock()
+        # Discord's timestamps (in its snowflakes) run on the world's clock.
+        async with FakeDiscord(token=TOKEN, wall_clock=lambda: clock.now().timestamp()) as fake:
+            world = World(fake, path / "toep.sqlite3", clock=clock,
                           config=config or TableConfig(bot_pause=0),
                           logged_errors=errors.records)
             world.setup(names, locale=locale, guild_locale=guild_locale)

@@ -23,6 +23,7 @@ from .ratelimit import RateLimitConfig, RateLimiter
 from .resolver import make_connector
 from .results import InteractionResult
 from .server import Server
+from .snowflake import Snowflakes
 from .store import RateLimitHit, Rejection, Store
 from .tls import DISCORD_HOSTS, make_tls
 
@@ -45,6 +46,7 @@ class FakeDiscord(FaultControls):
         rate_limits: RateLimitConfig | None = None,
         privileged_intents: int = 0,
         bot_permissions: int = DEFAULT_EVERYONE,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.settings = Settings(
             token=token,
@@ -54,7 +56,7 @@ class FakeDiscord(FaultControls):
             privileged_intents=privileged_intents,
             rate_limits=rate_limits or RateLimitConfig(),
         )
-        self.store = Store()
+        self.store = Store(ids=Snowflakes(wall_clock))
         self.bot_user = User(id=self.store.ids.next(), name=bot_name, bot=True)
         self.application_id = self.bot_user.id  # like Discord: the bot user id is the app id
         self.bot_permissions = bot_permissions

@@ -9,6 +9,8 @@ from .message_ops import announce, delete_message, edit_message, new_message, pr
 from .models import EPHEMERAL, Channel, Message
 from .router import Call, Route
 
+EDITS_FOR = 3600.0  # seconds: older messages take no more edits (30046)
+
 VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES = 1 << 10, 1 << 11, 1 << 14, 1 << 15
 
 
@@ -77,6 +79,11 @@ async def one(core: Core, call: Call) -> web.StreamResponse:
         if message.author.id != core.bot.id:
             return core.reject(
                 call.request, 403, 50005, "Cannot edit a message authored by another user"
+            )
+        if core.store.ids.age(message.id) > EDITS_FOR:
+            return core.reject(
+                call.request, 400, 30046,
+                "Maximum number of edits to messages older than 1 hour reached. Try again later",
             )
         problems = problems_for(
             call.json(), call.uploads, creating=False, limit=core.settings.attachment_size_limit
