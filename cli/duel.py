@@ -30,14 +30,14 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import NoReturn, TextIO, TypeVar
 
-from cli.cli_args import UsageError, check_level, table_rules
-from cli.duel_play import DealResult, DuelSetup, GameResult, play_deal, play_game
+from cli.cli_args import UsageError, table_rules
+from cli.duel_compare import compare, comparison_json, write_comparison
+from cli.duel_play import DealResult, DuelSetup, GameResult, play_deal, play_game, run_all
 from cli.duel_stats import Interval, mean_interval, percentile, wilson_interval
-from engine.bots import LEVELS
+from cli.seats import DUEL_SEATS
 
 T = TypeVar("T")
 
@@ -57,6 +57,7 @@ class DuelArgs:
     games: int
     json: bool
     workers: int
+    compare: tuple[str, str] | None = None
 
     @property
     def deals(self) -> int:
@@ -69,6 +70,7 @@ class LevelSummary:
     seats: int
     round_share: Interval | None
     marks_per_round: Interval | None
+    marks_vs_others: Interval | None  # its marks per round less the other seats'
     games_won: Interval | None
     decision_median: float | None
     decision_p99: float | None
@@ -77,7 +79,11 @@ class LevelSummary:
 def _parser() -> _Parser:
     p = _Parser(prog="python -m cli.duel", description="Computer levels against each other.")
     p.add_argument("--seats", required=True,
-                   help=f"comma-separated level per seat, 2-8 seats; levels: {', '.join(LEVELS)}")
+                   help="comma-separated player per seat, 2-8 seats (with --compare: the "
+                        f"seats after seat 0, 1-7); players: {', '.join(DUEL_SEATS)}")
+    p.add_argument("--compare", metavar="A:B", default=None,
+                   help="seat 0 plays as A, then as B, on the same deals and games; "
+                        "prints B's gain over A")
     p.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
                    help=f"rounds in all, deals x rotations (default {DEFAULT_ROUNDS})")
     p.add_argument("--games", type=int, default=DEFAULT_GAMES,
@@ -90,18 +96,38 @@ def _parser() -> _Parser:
     return p
 
 
-def parse_levels(text: str) -> tuple[str, ...]:
+def check_seat(name: str) -> None:
+    if name not in DUEL_SEATS:
+        raise UsageError(f"unknown player {name!r}: choose from {', '.join(DUEL_SEATS)}")
+
+
+def parse_levels(text: str, first: int = 0) -> tuple[str, ...]:
+    """The --seats list; `first` seats (the compared seat) come before it."""
     entries = tuple(part.strip() for part in text.split(","))
-    if not 2 <= len(entries) <= 8:
-        raise UsageError(f"--seats needs 2 to 8 levels, got {len(entries)}")
+    if not 2 <= len(entries) + first <= 8:
+        raise UsageError(f"--seats needs {2 - first} to {8 - first} players, got {len(entries)}")
     for level in dict.fromkeys(entries):
-        check_level(level)
+        check_seat(level)
     return entries
+
+
+def parse_compare(text: str | None) -> tuple[str, str] | None:
+    if text is None:
+        return None
+    a, sep, b = text.partition(":")
+    if not sep or not a.strip() or not b.strip():
+        raise UsageError(f"--compare needs two players as A:B, got {text!r}")
+    check_seat(a.strip())
+    check_seat(b.strip())
+    return a.strip(), b.strip()
 
 
 def parse_args(argv: Sequence[str]) -> DuelArgs:
     ns = _parser().parse_args(list(argv))
-    entries = parse_levels(ns.seats)
+    compare = parse_compare(ns.compare)
+    entries = parse_levels(ns.seats, 0 if compare is None else 1)
+    if compare is not None:
+        entries = (compare[0], *entries)
     if ns.rounds < 0 or ns.games < 0:
         raise UsageError("--rounds and --games may not be negative")
     if ns.rounds == 0 and ns.games == 0:
@@ -109,17 +135,7 @@ def parse_args(argv: Sequence[str]) -> DuelArgs:
     if ns.workers < 1:
         raise UsageError("--workers must be at least 1")
     setup = DuelSetup(entries, table_rules(ns.rules, {}, len(entries)), ns.seed)
-    return DuelArgs(setup, ns.rounds, ns.games, ns.json, ns.workers)
-
-
-def _run_all(fn: Callable[[DuelSetup, int], T], setup: DuelSetup, count: int,
-             workers: int) -> list[T]:
-    """fn(setup, i) for i < count, in order; in worker processes if asked."""
-    if workers == 1 or count < 2:
-        return [fn(setup, i) for i in range(count)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        chunk = max(1, count // (workers * 8))
-        return list(pool.map(fn, [setup] * count, range(count), chunksize=chunk))
+    return DuelArgs(setup, ns.rounds, ns.games, ns.json, ns.workers, compare)
 
 
 def summarize(entries: Sequence[str], deals: Sequence[DealResult],
@@ -132,6 +148,7 @@ def summarize(entries: Sequence[str], deals: Sequence[DealResult],
             seats=entries.count(level),
             round_share=_over_deals(deals, level, lambda d: d.wins),
             marks_per_round=_over_deals(deals, level, lambda d: d.marks),
+            marks_vs_others=_vs_others(deals, level),
             games_won=_games_won(games, level),
             decision_median=percentile(times, 50) if times else None,
             decision_p99=percentile(times, 99) if times else None,
@@ -153,27 +170,43 @@ def _over_deals(deals: Sequence[DealResult], level: str,
     return mean_interval([counts(d)[level] / d.seat_rounds[level] for d in deals])
 
 
+def _vs_others(deals: Sequence[DealResult], level: str) -> Interval | None:
+    """Per deal: the level's marks per seat-round less the other seats'."""
+    samples = []
+    for d in deals:
+        rest = sum(d.seat_rounds.values()) - d.seat_rounds[level]
+        if rest <= 0:
+            return None
+        rest_marks = sum(d.marks.values()) - d.marks[level]
+        samples.append(d.marks[level] / d.seat_rounds[level] - rest_marks / rest)
+    return mean_interval(samples) if samples else None
+
+
 def _games_won(games: Sequence[GameResult], level: str) -> Interval | None:
     if not games:
         return None
     return wilson_interval(sum(g.winner == level for g in games), len(games))
 
 
-def to_json(args: DuelArgs, summary: dict[str, LevelSummary]) -> dict[str, object]:
-    rounds = args.deals * args.setup.seats
+def _head_json(args: DuelArgs) -> dict[str, object]:
     return {
-        "rounds": rounds,
+        "rounds": args.deals * args.setup.seats,
         "deals": args.deals,
         "games": args.games,
         "seats": list(args.setup.entries),
-        "levels": {level: _level_json(s) for level, s in summary.items()},
     }
+
+
+def to_json(args: DuelArgs, summary: dict[str, LevelSummary]) -> dict[str, object]:
+    return {**_head_json(args),
+            "levels": {level: _level_json(s) for level, s in summary.items()}}
 
 
 def _level_json(s: LevelSummary) -> dict[str, object]:
     return {
         "round_share": None if s.round_share is None else s.round_share.to_json(),
         "marks_per_round": None if s.marks_per_round is None else s.marks_per_round.to_json(),
+        "marks_vs_others": None if s.marks_vs_others is None else s.marks_vs_others.to_json(),
         "games_won": None if s.games_won is None else s.games_won.to_json(),
         "decision_ms": {"median": _ms(s.decision_median), "p99": _ms(s.decision_p99)},
     }
@@ -191,41 +224,52 @@ def _pct(i: Interval | None) -> str:
     return f"{100 * i.value:5.1f}% [{100 * i.low:5.1f}, {100 * i.high:5.1f}]"
 
 
-def _num(i: Interval | None) -> str:
+def _num(i: Interval | None, sign: bool = False) -> str:
     if i is None:
         return "-"
+    f = "+5.2f" if sign else "5.2f"
     if i.low is None or i.high is None:
-        return f"{i.value:5.2f}"
-    return f"{i.value:5.2f} [{i.low:5.2f}, {i.high:5.2f}]"
+        return f"{i.value:{f}}"
+    return f"{i.value:{f}} [{i.low:{f}}, {i.high:{f}}]"
 
 
 def _time(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def write_text(args: DuelArgs, summary: dict[str, LevelSummary], out: TextIO) -> None:
+def _write_head(args: DuelArgs, out: TextIO) -> None:
     setup = args.setup
     n = setup.seats
     rounds = args.deals * n
-    print(f"Toep duel: {', '.join(setup.entries)}  (seed {setup.seed})", file=out)
+    if args.compare is None:
+        print(f"Toep duel: {', '.join(setup.entries)}  (seed {setup.seed})", file=out)
+    else:
+        a, b = args.compare
+        print(f"Toep duel: seat 0 as {a}, then as {b}, against "
+              f"{', '.join(setup.entries[1:])}  (seed {setup.seed})", file=out)
     print(f"{rounds} rounds = {args.deals} duplicate deals x {n} rotations; "
-          f"{args.games} whole games", file=out)
+          f"{args.games} whole games, seats rotated", file=out)
     print("95% intervals: rounds over deals (mean ± 1.96·sd/√deals), games Wilson score",
           file=out)
     print(f"a fair share of rounds is {100 / n:.1f}% per seat; of games, seats/{n}", file=out)
-    header = (f"{'level':<8} {'seats':>5}  {'rounds won':<23} {'marks/round':<21} "
-              f"{'games won':<23} {'ms median':>9} {'ms p99':>9}")
+
+
+def write_text(args: DuelArgs, summary: dict[str, LevelSummary], out: TextIO) -> None:
+    _write_head(args, out)
+    header = (f"{'player':<11} {'seats':>5}  {'marks/round':<21} {'less the others':<23} "
+              f"{'games won':<23} {'rounds won':<23} {'ms median':>9} {'ms p99':>9}")
     print(header, file=out)
     for level, s in summary.items():
-        print(f"{level:<8} {s.seats:>5}  {_pct(s.round_share):<23} {_num(s.marks_per_round):<21} "
-              f"{_pct(s.games_won):<23} {_time(s.decision_median):>9} "
+        print(f"{level:<11} {s.seats:>5}  {_num(s.marks_per_round):<21} "
+              f"{_num(s.marks_vs_others, True):<23} {_pct(s.games_won):<23} "
+              f"{_pct(s.round_share):<23} {_time(s.decision_median):>9} "
               f"{_time(s.decision_p99):>9}", file=out)
 
 
 def run(args: DuelArgs) -> dict[str, LevelSummary]:
     setup = args.setup
-    deals = _run_all(play_deal, setup, args.deals, args.workers)
-    games = _run_all(play_game, setup, args.games, args.workers)
+    deals = run_all(play_deal, setup, args.deals, args.workers)
+    games = run_all(play_game, setup, args.games, args.workers)
     return summarize(setup.entries, deals, games)
 
 
@@ -238,6 +282,14 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
     except UsageError as problem:
         print(f"duel: error: {problem}".replace("\n", " "), file=err)
         return 2
+    if args.compare is not None:
+        result = compare(args.setup, args.compare[1], args.deals, args.games, args.workers)
+        if args.json:
+            print(json.dumps({**_head_json(args), **comparison_json(result)}), file=out)
+        else:
+            _write_head(args, out)
+            write_comparison(result, out)
+        return 0
     summary = run(args)
     if args.json:
         print(json.dumps(to_json(args, summary)), file=out)

@@ -13,16 +13,21 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
-from engine.bots import Bot, make_bot
+from cli.seats import make_seat
+from engine.bots import Bot
 from engine.bots.runner import next_event
 from engine.chance import RandomChance
 from engine.events import Event
 from engine.game import Game
 from engine.rules import TableRules
 from engine.views import SeatView
+
+T = TypeVar("T")
 
 # Far more events than any round or game takes; a guard against a bot loop.
 MAX_EVENTS = 200_000
@@ -44,17 +49,21 @@ class DuelSetup:
 @dataclass
 class DealResult:
     """One deal over all its rotations, per level: seat-rounds played and
-    won, marks taken, and every decision's time in ms."""
+    won, marks taken, and every decision's time in ms; and per entry of the
+    seat list (the same player in every rotation): rounds won, marks taken."""
 
     seat_rounds: Counter[str] = field(default_factory=Counter)
     wins: Counter[str] = field(default_factory=Counter)
     marks: Counter[str] = field(default_factory=Counter)
     times: dict[str, list[float]] = field(default_factory=dict)
+    entry_wins: Counter[int] = field(default_factory=Counter)
+    entry_marks: Counter[int] = field(default_factory=Counter)
 
 
 @dataclass
 class GameResult:
     winner: str | None
+    winner_entry: int | None = None
     times: dict[str, list[float]] = field(default_factory=dict)
 
 
@@ -101,7 +110,7 @@ def timed_bots(levels: Sequence[str], entry_of: Sequence[int], seed: int,
     the same player moves round the table with its level."""
     bots: dict[int, Bot] = {}
     for seat, level in enumerate(levels):
-        bot = make_bot(level, seed * 16 + entry_of[seat])
+        bot = make_seat(level, seed * 16 + entry_of[seat])
         bots[seat] = TimedBot(bot, times.setdefault(level, []))
     return bots
 
@@ -129,8 +138,10 @@ def play_deal(setup: DuelSetup, deal: int) -> DealResult:
         for seat, level in enumerate(levels):
             result.seat_rounds[level] += 1
             result.marks[level] += summary.marks[seat]
+            result.entry_marks[entry_of[seat]] += summary.marks[seat]
             if summary.winner == seat:
                 result.wins[level] += 1
+                result.entry_wins[entry_of[seat]] += 1
     return result
 
 
@@ -150,5 +161,16 @@ def play_game(setup: DuelSetup, number: int) -> GameResult:
         game.apply(next_event(game, bots))
     else:
         raise RuntimeError(f"a game did not end within {MAX_EVENTS} events")
-    winner = None if game.winner is None else levels[game.winner]
-    return GameResult(winner, times)
+    if game.winner is None:
+        return GameResult(None, None, times)
+    return GameResult(levels[game.winner], entry_of[game.winner], times)
+
+
+def run_all(fn: Callable[[DuelSetup, int], T], setup: DuelSetup, count: int,
+             workers: int) -> list[T]:
+    """fn(setup, i) for i < count, in order; in worker processes if asked."""
+    if workers == 1 or count < 2:
+        return [fn(setup, i) for i in range(count)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        chunk = max(1, count // (workers * 8))
+        return list(pool.map(fn, [setup] * count, range(count), chunksize=chunk))

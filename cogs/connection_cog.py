@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from cogs.permissions import missing_permissions
+from cogs.permissions import is_thread, missing_permissions
 
 if TYPE_CHECKING:
     from bot import ToepBot
@@ -152,7 +152,11 @@ class ConnectionCog(commands.Cog):
         channel = guild.get_channel_or_thread(channel_id)
         if channel is None:
             return None
-        if missing_permissions(channel.permissions_for(guild.me)):
+        try:
+            permissions = channel.permissions_for(guild.me)
+        except discord.ClientException:  # a thread whose parent is not cached
+            return None
+        if missing_permissions(permissions, is_thread(channel)):
             return "no_permission"
         return None
 

@@ -19,7 +19,7 @@ from cogs.answers import say
 from cogs.buttons import unlistened
 from cogs.i18n import Lang, command_key, lang_for_locale, option_key, t
 from cogs.ids import ButtonId
-from cogs.permissions import missing_permissions, missing_text
+from cogs.permissions import is_thread, missing_permissions, missing_text
 from cogs.render_manage import leave_question
 from cogs.render_text import Rendered
 from cogs.replies import refusal_text
@@ -182,7 +182,8 @@ class ManageCog(commands.Cog):
         if user.id not in people or old.game.guild_id != (interaction.guild_id or 0):
             await say(interaction, refusal_text(Refusal("not_a_player"), lang))
             return
-        missing = missing_permissions(interaction.app_permissions)
+        missing = missing_permissions(interaction.app_permissions,
+                                      is_thread(interaction.channel))
         if missing:  # as for /toep new: a table the bot could not show opens not
             await say(interaction, missing_text(missing, lang))
             return

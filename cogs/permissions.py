@@ -14,9 +14,23 @@ from cogs.i18n import Lang, t
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")
 
 
-def missing_permissions(permissions: discord.Permissions) -> list[str]:
-    """The needed permissions that `permissions` lacks, in NEEDED's order."""
-    return [name for name in NEEDED if not getattr(permissions, name)]
+def missing_permissions(permissions: discord.Permissions, thread: bool = False) -> list[str]:
+    """The needed permissions that `permissions` lacks, in NEEDED's order. In
+    a thread, Send Messages in Threads is what lets the bot post."""
+    def has(name: str) -> bool:
+        if thread and name == "send_messages":
+            return permissions.send_messages_in_threads
+        return bool(getattr(permissions, name))
+
+    return [name for name in NEEDED if not has(name)]
+
+
+THREADS = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+                     discord.ChannelType.news_thread})
+
+
+def is_thread(channel: object) -> bool:
+    return getattr(channel, "type", None) in THREADS
 
 
 def missing_text(missing: list[str], lang: Lang) -> str:

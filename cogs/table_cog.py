@@ -14,7 +14,7 @@ from cogs.buttons import unlistened
 from cogs.community_items import TEMPLATE as COMMUNITY_TEMPLATE
 from cogs.i18n import Lang, choice_key, command_key, lang_for_locale, option_key, t
 from cogs.ids import MANAGE_VERBS, TEMPLATE, ForgedId, decode
-from cogs.permissions import missing_permissions, missing_text
+from cogs.permissions import is_thread, missing_permissions, missing_text
 from cogs.render import hand_panel, names_of, rules_topic
 from cogs.render_topics import TOPICS
 from cogs.replies import refusal_text
@@ -85,7 +85,8 @@ class TableCog(commands.Cog):
                   window: app_commands.Range[int, 5, 30] | None = None) -> None:
         lang = lang_for_locale(interaction.locale)
         chosen = chosen_options(locals())
-        missing = missing_permissions(interaction.app_permissions)
+        missing = missing_permissions(interaction.app_permissions,
+                                      is_thread(interaction.channel))
         if missing:  # a table the bot could not show: say what it lacks
             await self._say(interaction, missing_text(missing, lang))
             return

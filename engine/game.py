@@ -82,6 +82,10 @@ class Game:
         self.forfeit_order: list[int] = []
         self.fold_count = [0] * n
         self.had_dead_man = [False] * n
+        # Checked vuile was calls per caller, this game: caught as a bluff, or
+        # shown genuine. Public: the table announces every outcome (R12).
+        self.caught = [0] * n
+        self.shown_genuine = [0] * n
         self.two_left_done = False
         self.rounds: list[RoundSummary] = []
         self.winner: int | None = None
@@ -193,6 +197,7 @@ class Game:
         game.marks, game.out = list(base.marks), list(base.out)
         game.forfeited, game.forfeit_order = list(base.forfeited), list(base.forfeit_order)
         game.fold_count, game.had_dead_man = list(base.fold_count), list(base.had_dead_man)
+        game.caught, game.shown_genuine = list(base.caught), list(base.shown_genuine)
         game.two_left_done, game._due_dead = base.two_left_done, list(base.due_dead)
         game.rounds, game.round_no, game.winner = list(base.rounds), base.round_no, None
         game.events, game.deal_log = list(events[:base.events]), list(deal_log[:base.deals])
@@ -452,7 +457,8 @@ class Game:
         self.round_base = RoundBase(
             len(self.events), len(self.deal_log), kind, self.round_no, tuple(self.marks),
             tuple(self.out), tuple(self.forfeited), tuple(self.forfeit_order),
-            tuple(self.fold_count), tuple(self.had_dead_man), self.two_left_done,
+            tuple(self.fold_count), tuple(self.had_dead_man), tuple(self.caught),
+            tuple(self.shown_genuine), self.two_left_done,
             tuple(self._due_dead), tuple(self.rounds))
         self._reset_round()
         self.round_no += 1
@@ -682,6 +688,7 @@ class Game:
             self._new_cards(caller)
             return
         if self._genuine(caller):
+            self.shown_genuine[caller] += 1
             self.laid_down.append(LaidDown(caller, tuple(self.hands[caller]), checkers))
             self._out.append(ev.VuileWasOutcome(caller, self._new_cards_outcome(), True,
                                                 checkers))
@@ -693,6 +700,7 @@ class Game:
             self._new_cards(caller)
             return
         self._out.append(ev.VuileWasOutcome(caller, "caught", False, checkers))
+        self.caught[caller] += 1
         self.open_hand[caller] = True
         self.barred[caller] = True
         self.row = 0

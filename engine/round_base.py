@@ -17,7 +17,7 @@ from engine.chance import card_list
 from engine.errors import RecordError
 from engine.state import DEAD_MAN, NORMAL, SUPER_TOEP, DealEntry, RoundSummary
 
-BASE_FORMAT = 1
+BASE_FORMAT = 2  # 2: the vuile was record (caught, shown_genuine) came in
 _KINDS = frozenset({NORMAL, DEAD_MAN, SUPER_TOEP})
 
 
@@ -36,6 +36,8 @@ class RoundBase:
     forfeit_order: tuple[int, ...]
     fold_count: tuple[int, ...]
     had_dead_man: tuple[bool, ...]
+    caught: tuple[int, ...]
+    shown_genuine: tuple[int, ...]
     two_left_done: bool
     due_dead: tuple[int, ...]
     rounds: tuple[RoundSummary, ...]
@@ -46,7 +48,8 @@ class RoundBase:
             "kind": self.kind, "round_no": self.round_no, "marks": list(self.marks),
             "out": list(self.out), "forfeited": list(self.forfeited),
             "forfeit_order": list(self.forfeit_order), "fold_count": list(self.fold_count),
-            "had_dead_man": list(self.had_dead_man), "two_left_done": self.two_left_done,
+            "had_dead_man": list(self.had_dead_man), "caught": list(self.caught),
+            "shown_genuine": list(self.shown_genuine), "two_left_done": self.two_left_done,
             "due_dead": list(self.due_dead), "rounds": [r.to_json() for r in self.rounds],
         }
 
@@ -78,6 +81,8 @@ class RoundBase:
             forfeit_order=_seats(data, "forfeit_order", seats),
             fold_count=_ints(data, "fold_count", seats),
             had_dead_man=_flags(data, "had_dead_man", seats),
+            caught=_ints(data, "caught", seats),
+            shown_genuine=_ints(data, "shown_genuine", seats),
             two_left_done=_flag(data.get("two_left_done"), "two_left_done"),
             due_dead=_seats(data, "due_dead", seats),
             rounds=tuple(_summary(r, seats) for r in _list(data, "rounds")),

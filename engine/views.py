@@ -40,6 +40,8 @@ class PublicView:
     tricks: tuple[Trick, ...]
     open_hands: tuple[tuple[int, tuple[Card, ...]], ...]
     barred: tuple[bool, ...]
+    caught: tuple[int, ...]  # checked calls caught as a bluff, per caller, this game
+    shown_genuine: tuple[int, ...]  # checked calls shown genuine, per caller
     dead_men: tuple[int, ...]
     last_toeper: int | None
     waiting: tuple[int, ...]
@@ -105,6 +107,8 @@ def public_view(game: Game) -> PublicView:
         open_hands=tuple((s, tuple(game.hands[s])) for s in range(game.n)
                          if game.open_hand[s] and game.hands[s]),
         barred=tuple(game.barred),
+        caught=tuple(game.caught),
+        shown_genuine=tuple(game.shown_genuine),
         dead_men=game.dead_men,
         last_toeper=game.last_toeper,
         waiting=waiting.seats,

@@ -12,7 +12,10 @@ that dropped. No discord.py in here: plain ids, easy to test.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
+
+log = logging.getLogger(__name__)
 
 Watcher = Callable[[], None]
 # (guild id, channel id) -> why people cannot play there ("channel_gone",
@@ -38,6 +41,14 @@ class Reach:
         if self._always:
             return True
         return guild_id in self._guilds and self.shard_of(guild_id) in self._connected
+
+    def channel_lost(self, guild_id: int, channel_id: int) -> str | None:
+        """`channel_problem`, and None if asking failed (a clock must not die of it)."""
+        try:
+            return self.channel_problem(guild_id, channel_id)
+        except Exception:
+            log.exception("checking channel %s failed", channel_id)
+            return None
 
     def shard_of(self, guild_id: int) -> int:
         """Discord's rule for which shard carries a guild."""

@@ -68,6 +68,7 @@ class TableConfig:
     computers_only: bool = False  # benches may start tables without a person
     save_give_up: timedelta = timedelta(minutes=3)  # a game that cannot be saved ends
     lobby_grace: timedelta = timedelta(minutes=2)  # a lobby's time after an outage
+    pause_notice: timedelta = timedelta(seconds=3)  # an outage shows after this long
 
 
 class TableListener(Protocol):
@@ -593,7 +594,7 @@ class Table:
             if (self.status is not Status.PLAYING or moment != self.moment
                     or not self.clocks.current(generation) or not self.reachable):
                 return  # the moment passed, or an outage stopped this clock
-            lost = self.deps.reach.channel_problem(self.row.guild_id, self.row.channel_id)
+            lost = self.deps.reach.channel_lost(self.row.guild_id, self.row.channel_id)
             if lost is not None:  # nobody could have seen this clock: nobody forfeits
                 await self._abandon(lost)
                 return
@@ -659,12 +660,20 @@ class Table:
                 return
             if reachable:
                 self.rearm()
+                await self._notify(())
             else:
                 self.clocks.forget_decision()
                 self.clocks.stop_idle()
-            await self._notify(())
+                # Shown once the outage lasts: Discord's routine reconnects (a
+                # second or so) would edit every table twice for nothing.
+                self.clocks.arm_notice(self.deps.config.pause_notice, self._show_pause)
         if reachable:
             self._wake_bots()
+
+    async def _show_pause(self) -> None:
+        async with self.lock:
+            if self.status is Status.PLAYING and not self.reachable:
+                await self._notify(())
 
     async def _try_again_later(self, retry: Callable[[float], None]) -> None:
         """A clock's or a computer's step could not be saved (the table was

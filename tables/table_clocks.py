@@ -29,6 +29,7 @@ class TableClocks:
         self._idle: Timer | None = None
         self._lobby: Timer | None = None
         self._later: Timer | None = None  # a step tried again after a failed save
+        self._notice: Timer | None = None  # shows that an outage stopped the clocks
 
     # --- the decision clock -------------------------------------------------------
 
@@ -97,10 +98,16 @@ class TableClocks:
             self._later.cancel()
         self._later = self.clock.call_at(self.clock.now() + timedelta(seconds=delay), callback)
 
+    def arm_notice(self, after: timedelta, callback: Callback) -> None:
+        if self._notice is not None:
+            self._notice.cancel()
+        self._notice = self.clock.call_at(self.clock.now() + after, callback)
+
     def stop_all(self) -> None:
         self.stop_decision()
         self.stop_idle()
         self.stop_lobby()
-        if self._later is not None:
-            self._later.cancel()
-            self._later = None
+        for timer in (self._later, self._notice):
+            if timer is not None:
+                timer.cancel()
+        self._later = self._notice = None

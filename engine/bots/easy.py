@@ -1,9 +1,9 @@
 """The easy computer player, for beginners: legal moves with little sense.
 
 It plays a random legal card more often than not, rarely toeps, calls most
-toeps, calls vuile was now and then and only with a genuine hand, mostly
-believes, always plays a dead man's round and answers the super toep question
-on a coin flip.
+toeps, calls vuile was now and then and only with a genuine hand, checks
+every caller as a stranger (see `doubt`), always plays a dead man's round
+and answers the super toep question on a coin flip.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import logging
 from random import Random
 
 from engine import events as ev
-from engine.bots import reading, thumb
+from engine.bots import doubt, reading, thumb
 from engine.bots.base import decision_rng
 from engine.bots.cardints import to_card
 from engine.events import Event
@@ -26,7 +26,6 @@ TOEP = 0.05
 TOEP_STRONG = 0.3  # when its last card is a 9 or a 10
 CALL = 0.85
 VUILE_WAS = 0.35
-CHECK = 0.05
 
 
 class EasyBot:
@@ -50,7 +49,9 @@ class EasyBot:
                 return call
             return None
         if phase is Phase.CHECK:
-            return reading.legal_of(view, ev.CHECK) if rng.random() < CHECK else None
+            if view.public.checkers or rng.random() >= doubt.check_chance(view, False):
+                return None
+            return reading.legal_of(view, ev.CHECK)
         if phase is Phase.DEAD_MAN_CHOICE:
             return ev.act(ev.PLAY_IN, view.seat)
         return ev.act(ev.SUPER_YES, view.seat) if rng.random() < 0.5 else None

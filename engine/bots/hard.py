@@ -2,7 +2,9 @@
 
 It guesses the hidden hands from everything its seat has seen (see
 `sampling`), plays every option out on the same guesses (see `search`) and
-takes the one that costs it the fewest marks, with a penalty for going out.
+takes the one that costs it the fewest marks; near the limit its marks are
+weighed by the game (see `search.cost_of`): going out costs much, putting
+another player out is worth something. It gets no bonus for a round won.
 Calling after a toep of stake s costs s+1 on a loss and folding costs s, so
 calling pays when the chance of winning beats 1/(s+1); the play-outs weigh
 that, jack finishes and later toeps included. Its toeps are mixed: a strong
@@ -28,21 +30,11 @@ from engine.views import SeatView
 
 log = logging.getLogger(__name__)
 
-SAMPLES = 32  # tuned for median <= 20 ms, p99 <= 100 ms: bench/bot_strength.py --timing
+SAMPLES = 32  # tuned for median <= 20 ms, p99 <= 100 ms: bench/bot_time.py
 BLUFF_TOEP = 0.05
-BLUFF_VUILE_WAS = 0.06
-CHECK_ABOVE = 0.45
-# Calls also when calling costs up to this many marks more than folding on
-# average: a fold gives up the round, and the duel targets count rounds won
-# as well as marks (bench/bot_strength.py: 0 wins ~19% of rounds vs three
-# normal players at 1.02 marks/round, 1.0 wins ~27% at 1.40, normal 1.56).
-CALL_BIAS = 1.0
-# A round won counts as this many marks saved in the search (the duel counts
-# rounds won as well as marks). It makes toeps that the others fold to, and
-# calls, pay more (cli.duel, 1600 rounds seed 1, with the reading of card
-# play in `sampling`: 0 wins 25% of rounds vs three normal players, 1.0 30%,
-# 2.0 32% at 1.50 marks/round against normal's 1.69, 3.0 32.5% at 1.55).
-WIN_BONUS = 2.0
+# Two players in the round: a guess is cheap to play out, and every mark
+# taken is the other's gain, so the search takes more guesses.
+TWO_FACTOR = 2.0
 # An answer weighs one option only, so it can afford more guesses than a play.
 ANSWER_SAMPLES = 1.0
 
@@ -83,7 +75,7 @@ class HardBot:
         if phase is Phase.WINDOW:
             return self._vuile_was(view, rng)
         if phase is Phase.CHECK:
-            return normal.choose_check(view, rng, above=CHECK_ABOVE).event
+            return normal.choose_check(view, rng).event
         if phase is Phase.DEAD_MAN_CHOICE:
             return self._dead_man(view, rng)
         return normal.choose_super(view, rng).event
@@ -93,6 +85,8 @@ class HardBot:
     def _guesses(self, view: SeatView, rng: Random,
                  factor: float = 1.0) -> list[tuple[RoundSim, float]]:
         known = know(view)
+        if sum(view.public.in_round) <= 2:
+            factor *= TWO_FACTOR
         count = max(1, round(self.samples * factor))
         return [(sim_from_view(view, hands), weight)
                 for hands, weight in sample_hands(view, known, count, rng)]
@@ -106,8 +100,7 @@ class HardBot:
         options = [search.play_option(e.card.index) for e in cards if e.card is not None]
         if toep is not None:
             options.append(search.toep_option)
-        costs = search.compare(base, options, view.seat, rng.randrange(1 << 30),
-                               self._bonus(view))
+        costs = search.compare(base, options, view.seat, rng.randrange(1 << 30))
         best = min(range(len(cards)), key=lambda i: costs[i])
         if toep is not None:
             gain = costs[best] - costs[-1]
@@ -118,37 +111,24 @@ class HardBot:
     def call_gain(self, view: SeatView, rng: Random) -> float:
         """Marks saved on average by calling rather than folding."""
         base = self._guesses(view, rng, ANSWER_SAMPLES)
-        fold = float(view.public.stake - 1)
         public = view.public
-        if public.marks[view.seat] + fold >= public.rules.limit:
-            fold += search.OUT_PENALTY
+        fold = search.fold_cost(view.seat, public.stake - 1, list(public.marks),
+                                public.rules.limit)
         (call,) = search.compare(base, [search.call_option], view.seat,
-                                 rng.randrange(1 << 30), self._bonus(view))
+                                 rng.randrange(1 << 30))
         return fold - call
 
-    def _bonus(self, view: SeatView) -> float:
-        public = view.public
-        near_limit = public.marks[view.seat] + 2 * public.stake >= public.rules.limit
-        return 0.0 if near_limit else WIN_BONUS
-
     def _answer(self, view: SeatView, rng: Random) -> Event:
-        public = view.public
-        near_limit = public.marks[view.seat] + 2 * public.stake >= public.rules.limit
-        bias = 0.0 if near_limit else CALL_BIAS  # near the limit, marks are what count
-        do = ev.CALL if self.call_gain(view, rng) > -bias else ev.FOLD
+        do = ev.CALL if self.call_gain(view, rng) > 0.0 else ev.FOLD
         return ev.act(do, view.seat)
 
     # --- windows and choices ----------------------------------------------------------
 
     def _vuile_was(self, view: SeatView, rng: Random) -> Event | None:
+        # Only a genuine hand: the others check callers often enough that a
+        # bluff costs more marks than the new hand saves (see `doubt`).
         call = reading.legal_of(view, ev.VUILE_WAS)
-        if call is None:
-            return None
-        if reading.genuine(view):
-            return call
-        if reading.weak_hand(view) and rng.random() < BLUFF_VUILE_WAS:
-            return call
-        return None
+        return call if call is not None and reading.genuine(view) else None
 
     def _dead_man(self, view: SeatView, rng: Random) -> Event:
         """Play out the round on guesses with everyone playing; sit out if
@@ -165,9 +145,8 @@ class HardBot:
             sim = RoundSim.fresh(public.rules, full, public.due_leader, stake=public.stake,
                                  kind_normal=False, marks=list(public.marks))
             end = search.finish(sim, Random(i))
-            total += search.cost_of(end, view.seat, public.marks[view.seat], public.rules.limit)
+            total += search.cost_of(end, view.seat)
             count += 1
-        sit = 1.0 + (search.OUT_PENALTY if public.marks[view.seat] + 1 >= public.rules.limit
-                     else 0.0)
+        sit = search.fold_cost(view.seat, 1, list(public.marks), public.rules.limit)
         play = total / count if count else sit
         return ev.act(ev.PLAY_IN if play <= sit else ev.SIT_OUT, view.seat)

@@ -41,6 +41,8 @@ HINT_TEXTS: dict[str, str] = {
     "believe_already_checked": "believe seat {seat}: someone has checked already",
     "check_suspicious": "check seat {seat}: a genuine vuile was is unlikely with the cards "
                         "you hold",
+    "check_frequent_caller": "check seat {seat}: they call vuile was far more often than "
+                             "genuine hands come",
     "play_in": "play this dead man's round: your hand is strong enough",
     "sit_out": "sit out: 1 mark now is cheaper than likely losing 2",
     "super_yes": "say yes to the super toep: you are behind on marks",

@@ -3,7 +3,7 @@
 It keeps its strongest card for the last trick, wins a trick with the lowest
 card that wins or throws its lowest card away, toeps with a strong last card
 (and bluffs now and then), calls or folds by the stake and its hand, calls a
-genuine vuile was (rarely a bluff), checks when a genuine call is unlikely,
+genuine vuile was (rarely a bluff), checks callers by their record (see `doubt`),
 and chooses the dead man's round and the super toep by its hand and slate.
 Every choice comes with a hint key, so the hints can explain it.
 """
@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from random import Random
 
 from engine import events as ev
-from engine.bots import reading, thumb
+from engine.bots import doubt, reading, thumb
 from engine.bots.base import decision_rng
 from engine.bots.cardints import to_card
+from engine.bots.habits import habits, loose_toeper
 from engine.events import Event
 from engine.state import Phase
 from engine.views import SeatView
@@ -25,8 +26,6 @@ from engine.views import SeatView
 log = logging.getLogger(__name__)
 
 BLUFF_VUILE_WAS = 0.03  # of weak hands
-CHECK_ABOVE = 0.5  # check when a call is more likely a bluff than this
-BLUFF_RATE_GUESS = 0.02  # how often we think a caller bluffs
 
 
 @dataclass(frozen=True)
@@ -65,9 +64,15 @@ def choose_answer(view: SeatView, rng: Random | None) -> Choice:
     chance = thumb.win_chance(seen)
     stake = view.public.stake
     params = {"stake": str(stake), "old": str(stake - 1)}
-    if _yes(thumb.call_probability(chance, stake), rng):
+    if _yes(thumb.call_probability(chance, stake, toeper_looseness(view)), rng):
         return Choice(ev.act(ev.CALL, view.seat), "call_good_odds", params)
     return Choice(ev.act(ev.FOLD, view.seat), "fold_bad_odds", params)
+
+
+def toeper_looseness(view: SeatView) -> float:
+    """How much of the present toeper's toeping its cards do not explain."""
+    toeper = view.public.last_toeper
+    return 0.0 if toeper is None else loose_toeper(habits(view)[toeper])
 
 
 def choose_vuile_was(view: SeatView, rng: Random | None) -> Choice:
@@ -81,16 +86,20 @@ def choose_vuile_was(view: SeatView, rng: Random | None) -> Choice:
     return Choice(None, "no_vuile_was")
 
 
-def choose_check(view: SeatView, rng: Random | None, rate_guess: float = BLUFF_RATE_GUESS,
-                 above: float = CHECK_ABOVE) -> Choice:
+def choose_check(view: SeatView, rng: Random | None, with_record: bool = True) -> Choice:
+    """Check at the table's deterrent rate, and at once a call that is more
+    likely a bluff than not (see `doubt`)."""
     caller = view.public.caller
     params = {"seat": str(caller)}
     if view.public.checkers:
         return Choice(None, "believe_already_checked", params)  # one check is enough
-    if reading.bluff_share(view, rate_guess) > above:
-        event = reading.legal_of(view, ev.CHECK)
-        return Choice(event, "check_suspicious", params)
-    return Choice(None, "believe", params)
+    if not _yes(doubt.check_chance(view, with_record), rng):
+        return Choice(None, "believe", params)
+    event = reading.legal_of(view, ev.CHECK)
+    if with_record and doubt.call_bluff_chance(view, False) < doubt.SURE <= \
+            doubt.call_bluff_chance(view, True):
+        return Choice(event, "check_frequent_caller", params)
+    return Choice(event, "check_suspicious", params)
 
 
 def choose_dead_man(view: SeatView, rng: Random | None) -> Choice:

@@ -66,12 +66,6 @@ def genuine_chance(view: SeatView) -> float:
     return good / comb(size, 4)
 
 
-def bluff_share(view: SeatView, bluff_rate: float) -> float:
-    """The chance a call is a bluff, if callers bluff on `bluff_rate` of hands."""
-    g = genuine_chance(view)
-    return bluff_rate / (bluff_rate + g) if bluff_rate + g > 0 else 0.0
-
-
 def weak_hand(view: SeatView) -> bool:
     """No card above a 7: a hand that rarely wins a round."""
     return all(c & 7 <= SEVEN for c in ints(view.hand))

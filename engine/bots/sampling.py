@@ -13,12 +13,14 @@ follows give its hand away.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 
 from engine import events as ev
 from engine.bots import thumb
 from engine.bots.cardints import FULL, mask_of
+from engine.bots.habits import habits, loose_toeper
 from engine.bots.knowledge import Knowledge, round_events
 from engine.views import SeatView
 
@@ -166,8 +168,11 @@ def play_likelihood(plays_: list[Play], hands: Hands, stop: float = 0.0) -> floa
     return weight
 
 
-def likelihood(moments_: list[Moment], hands: Hands) -> float:
-    """The chance (up to a constant) the rules of thumb would have sent these signals."""
+def likelihood(moments_: list[Moment], hands: Hands,
+               loose: Sequence[float] = ()) -> float:
+    """The chance (up to a constant) the rules of thumb would have sent these
+    signals. A toep says less the looser its toeper (`loose[seat]`, 0-1: the
+    share of its toeps its cards do not explain, see `habits`)."""
     weight = 1.0
     for m in moments_:
         sig = m.signal
@@ -181,7 +186,8 @@ def likelihood(moments_: list[Moment], hands: Hands) -> float:
         chance = thumb.win_chance(seen)
         if sig.toep:
             p = thumb.toep_probability(chance, m.tricks_left, sig.stake - 1)
-            weight *= max(_FLOOR, p) / 0.9
+            b = loose[sig.seat] if sig.seat < len(loose) else 0.0
+            weight *= (1.0 - b) * max(_FLOOR, p) / 0.9 + b
         else:
             weight *= max(_FLOOR, thumb.call_probability(chance, sig.stake)) / 0.97
     return weight
@@ -193,6 +199,7 @@ def sample_hands(view: SeatView, know: Knowledge, count: int,
     explains the others' toeps and calls (importance sampling)."""
     moments_ = moments(view, know)
     plays_ = plays(view, know)
+    loose = [loose_toeper(h) for h in habits(view)] if moments_ else []
     out: list[tuple[Hands, float]] = []
     spare: list[tuple[float, Hands]] = []
     for attempt in range(count * ATTEMPTS):
@@ -206,9 +213,9 @@ def sample_hands(view: SeatView, know: Knowledge, count: int,
         if fit <= draw:
             spare.append((fit, hands))  # rejected, kept in case too few pass
             continue
-        out.append((hands, likelihood(moments_, hands) if moments_ else 1.0))
+        out.append((hands, likelihood(moments_, hands, loose) if moments_ else 1.0))
     if len(out) < count // 2:
         spare.sort(key=lambda fh: -fh[0])
         for fit, hands in spare[:count // 2 - len(out)]:
-            out.append((hands, fit * (likelihood(moments_, hands) if moments_ else 1.0)))
+            out.append((hands, fit * (likelihood(moments_, hands, loose) if moments_ else 1.0)))
     return out

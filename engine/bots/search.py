@@ -21,20 +21,39 @@ from engine.bots.thumb import ThumbPolicy, choose_card
 log = logging.getLogger(__name__)
 
 SOLVE_TRICKS = 2
+SOLVE_TRICKS_TWO = 3  # two players in the round: three tricks are still cheap to solve
 SOLVE_MAX_SEATS = 5
-OUT_PENALTY = 8.0  # going out weighs like this many extra marks
+# Near the limit, marks are weighed by the game. With k players left, each
+# wins the game about 1/k of the time: going out loses that, and another
+# player going out raises it to 1/(k-1), a gain of 1/(k(k-1)). In marks: going
+# out weighs OUT_PENALTY extra, another going out OUT_PENALTY/(k-1) less.
+OUT_PENALTY = 8.0
 
 POLICY = ThumbPolicy()
 
 Option = Callable[[RoundSim], None]
 
 
-def cost_of(sim: RoundSim, seat: int, marks_before: int, limit: int) -> float:
-    """Marks taken, plus a penalty if they put the seat out of the game."""
-    taken = sim.taken[seat]
-    if marks_before + taken >= limit:
-        return taken + OUT_PENALTY
-    return float(taken)
+def cost_of(sim: RoundSim, seat: int) -> float:
+    """Marks taken, weighed by the game: plus the penalty if they put the
+    seat out, less a share of it for each other player they put out."""
+    limit = sim.limit
+    before = [m - t for m, t in zip(sim.marks, sim.taken, strict=True)]
+    alive = sum(1 for m in before if m < limit)
+    cost = float(sim.taken[seat])
+    if sim.marks[seat] >= limit > before[seat]:
+        cost += OUT_PENALTY
+    if alive > 1:
+        put_out = sum(1 for s in range(sim.n)
+                      if s != seat and sim.marks[s] >= limit > before[s])
+        cost -= put_out * OUT_PENALTY / (alive - 1)
+    return cost
+
+
+def fold_cost(seat: int, marks: int, before: list[int], limit: int) -> float:
+    """`cost_of` for taking `marks` at once (a fold, sitting out)."""
+    cost = float(marks)
+    return cost + OUT_PENALTY if before[seat] < limit <= before[seat] + marks else cost
 
 
 def solve(sim: RoundSim) -> RoundSim:
@@ -76,18 +95,17 @@ def finish(sim: RoundSim, rng: Random, policy: ThumbPolicy = POLICY) -> RoundSim
 
 
 def small_ending(sim: RoundSim) -> bool:
+    if sim.n_in <= 2:
+        return sim.tricks_left <= SOLVE_TRICKS_TWO
     return sim.tricks_left <= SOLVE_TRICKS and sim.n_in <= SOLVE_MAX_SEATS
 
 
 def compare(base: Sequence[tuple[RoundSim, float]], options: Sequence[Option], seat: int,
-            seed: int, win_bonus: float = 0.0) -> list[float]:
-    """The weighted mean cost for `seat` of each option over the same guesses;
-    a round won counts as `win_bonus` marks saved."""
+            seed: int) -> list[float]:
+    """The weighted mean cost (`cost_of`) for `seat` of each option over the same guesses."""
     if not base:
         return [0.0] * len(options)
     totals = [0.0] * len(options)
-    marks = base[0][0].marks[seat]
-    limit = base[0][0].limit
     weights = 0.0
     policy = ThumbPolicy(seat)
     for i, (start, weight) in enumerate(base):
@@ -96,10 +114,7 @@ def compare(base: Sequence[tuple[RoundSim, float]], options: Sequence[Option], s
             sim = start.copy()
             option(sim)
             end = finish(sim, Random(seed * 7919 + i), policy)
-            cost = cost_of(end, seat, marks, limit)
-            if end.winner == seat:
-                cost -= win_bonus
-            totals[j] += weight * cost
+            totals[j] += weight * cost_of(end, seat)
     return [t / weights for t in totals]
 
 

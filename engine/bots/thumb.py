@@ -150,16 +150,21 @@ def toep_probability(chance: float, tricks_left: int, stake: int) -> float:
     return 0.005
 
 
+LOOSE_LEAN = 0.3
+
+
 def call_threshold(stake: int) -> float:
     """Call pays when the chance of winning beats 1/(s+1), s the stake before the toep."""
     return 1.0 / stake
 
 
-def call_probability(chance: float, stake: int) -> float:
+def call_probability(chance: float, stake: int, loose: float = 0.0) -> float:
     """How often the normal player calls. The toeper is likely strong, so its
     own chance counts for less; but `win_chance` is shy early in a round and
-    a fold gives up every chance of winning it, so it leans to calling."""
-    margin = chance * 0.8 - call_threshold(stake) + 0.35
+    a fold gives up every chance of winning it, so it leans to calling; and
+    the more of a toeper's toeping its cards cannot explain (`loose`, 0-1),
+    the less its toep says and the more it gets called."""
+    margin = chance * (0.8 + 0.2 * loose) - call_threshold(stake) + 0.35 + LOOSE_LEAN * loose
     if margin > 0.1:
         return 0.97
     if margin > 0.0:

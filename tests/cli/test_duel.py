@@ -15,6 +15,7 @@ from cli import duel_play
 from cli.duel import main, summarize
 from cli.duel_play import DealResult, DuelSetup, deal_seed, new_game, play_deal, seating
 from cli.duel_stats import mean_interval, percentile, wilson_interval
+from cli.scripted import HABITS
 from engine.bots import LEVELS, Bot, RandomBot
 from engine.rules import TableRules
 
@@ -73,13 +74,15 @@ def test_play_deal_moves_the_levels_round_the_table(monkeypatch: pytest.MonkeyPa
         bot.level = level
         return bot
 
-    monkeypatch.setattr(duel_play, "make_bot", fake_make_bot)
+    monkeypatch.setattr(duel_play, "make_seat", fake_make_bot)
     entries = ("a", "b", "b")
     result = play_deal(DuelSetup(entries, TableRules(), seed=2), deal=0)
     n = len(entries)
     assert [made[r * n:(r + 1) * n] for r in range(n)] == [seating(entries, r) for r in range(n)]
     assert result.seat_rounds == Counter({"a": 3, "b": 6})
     assert sum(result.wins.values()) == n  # one round winner per rotation
+    assert sum(result.entry_wins.values()) == n
+    assert result.entry_marks[0] == result.marks["a"]  # entry 0 is the one "a"
     assert set(result.times) == {"a", "b"}
 
 
@@ -176,7 +179,53 @@ def test_rules_reach_the_games() -> None:
     assert json.loads(out)["levels"]["random"]["games_won"][0] == 1.0
 
 
-@pytest.mark.parametrize("level", available_levels())
+def test_the_table_reports_marks_and_games_before_rounds() -> None:
+    code, out, _ = run("--seats", "normal,easy,easy", "--rounds", "12", "--games", "2")
+    assert code == 0
+    header = next(line for line in out.splitlines() if line.startswith("player"))
+    assert header.index("marks/round") < header.index("games won") < header.index("rounds won")
+
+
+def test_marks_less_the_others_is_paired_per_deal() -> None:
+    code, out, err = run("--seats", "normal,easy,easy", "--rounds", "30", "--games", "0",
+                         "--json")
+    assert code == 0, err
+    levels = json.loads(out)["levels"]
+    normal, easy = levels["normal"], levels["easy"]
+    assert normal["marks_vs_others"][0] == pytest.approx(
+        normal["marks_per_round"][0] - easy["marks_per_round"][0], abs=1e-5)
+    assert normal["marks_vs_others"][0] == pytest.approx(-easy["marks_vs_others"][0], abs=1e-5)
+
+
+def test_a_player_compared_with_itself_gains_exactly_nothing() -> None:
+    code, out, err = run("--compare", "normal:normal", "--seats", "easy,easy", "--rounds", "12",
+                         "--games", "3", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["seats"] == ["normal", "easy", "easy"] and data["deals"] == 4
+    gain = data["b_minus_a"]
+    assert gain["marks_per_round"] == [0.0, 0.0, 0.0]
+    assert gain["round_share"] == [0.0, 0.0, 0.0]
+    assert gain["games_won"] == [0.0, 0.0, 0.0]
+    assert data["a"]["marks_per_round"] == data["b"]["marks_per_round"]
+
+
+def test_compare_gives_b_minus_a_on_the_same_deals() -> None:
+    code, out, err = run("--compare", "normal:vw-always", "--seats", "normal,normal,normal",
+                         "--rounds", "40", "--games", "0", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    a, b = data["a"], data["b"]
+    assert (a["player"], b["player"]) == ("normal", "vw-always")
+    gain = data["b_minus_a"]["marks_per_round"][0]
+    assert gain == pytest.approx(b["marks_per_round"][0] - a["marks_per_round"][0], abs=1e-5)
+    assert gain != 0.0
+    code, text, _ = run("--compare", "normal:vw-always", "--seats", "normal,normal,normal",
+                        "--rounds", "8", "--games", "0")
+    assert "B - A" in text and "seat 0 as normal, then as vw-always" in text
+
+
+@pytest.mark.parametrize("level", [*available_levels(), "yardstick", *HABITS])
 def test_every_available_level_plays(level: str) -> None:
     code, out, err = run("--seats", f"{level},random", "--rounds", "4", "--games", "1",
                          "--rules", '{"limit": 5}', "--json")
@@ -186,7 +235,10 @@ def test_every_available_level_plays(level: str) -> None:
 
 
 @pytest.mark.parametrize(("argv", "words"), [
-    (["--seats", "random,wizard"], "unknown level"),
+    (["--seats", "random,wizard"], "unknown player"),
+    (["--seats", "random", "--compare", "normal"], "A:B"),
+    (["--seats", "random", "--compare", "normal:wizard"], "unknown player"),
+    (["--seats", ",".join(["random"] * 8), "--compare", "normal:easy"], "1 to 7"),
     (["--seats", "random"], "2 to 8"),
     (["--seats", ",".join(["random"] * 9)], "2 to 8"),
     (["--seats", "random,random", "--rules", "{limit: 10}"], "not valid JSON"),

@@ -44,9 +44,9 @@ async def test_the_turn_clock_waits_out_a_gateway_outage(tmp_path: Path) -> None
 
         await world.fake.drop_gateway(down_for=3.0)
         await world.fake.wait_for(lambda: table.deadline is None)
-        await world.wait_table_message(PAUSED)  # no countdown that lies
         await clock.advance(120)  # the outage goes on: nobody forfeits
         assert not game.forfeited[seat] and table.status is Status.PLAYING
+        await world.wait_table_message(PAUSED)  # no countdown that lies
 
         world.fake.restore_gateway()  # the bot reconnects and resumes
         await world.fake.wait_for(lambda: table.deadline is not None, 30.0)

@@ -45,3 +45,16 @@ async def test_a_clock_that_runs_out_where_nobody_could_see_it_forfeits_nobody(
     assert table.status is Status.ENDED and table.end_reason == "no_permission"
     assert table.game is not None and not any(table.game.forfeited)
     assert await _forfeits(manager, clock) == 0
+
+
+async def test_a_channel_check_that_fails_leaves_the_clock_running(
+        manager: TableManager, clock: FakeClock) -> None:
+    table = await new_table(manager, humans=2, bots=[])
+
+    def broken(guild: int, channel: int) -> str | None:
+        raise RuntimeError("the cache is not there")
+
+    manager.deps.reach.channel_problem = broken
+    await clock.advance(10)  # the window runs out and closes, as if asked nothing
+    assert table.status is Status.PLAYING and table.deadline is not None
+    assert table.game is not None and table.game.events[-1].do == "close_window"

@@ -68,10 +68,10 @@ async def test_a_turn_clock_stops_while_disconnected_and_comes_back_in_full(
     reach.disconnected()
     await table.settled()
     assert table.deadline is None
-    clock_shown = recorder.last.clock
-    assert clock_shown is not None and clock_shown.paused and clock_shown.deadline is None
     await clock.advance(600)  # a long outage: nobody forfeits, the table does not idle out
     assert not game.forfeited[seat] and table.status is Status.PLAYING
+    clock_shown = recorder.last.clock  # and it shows that the clock waits
+    assert clock_shown is not None and clock_shown.paused and clock_shown.deadline is None
 
     reach.resumed()
     await table.settled()
@@ -192,6 +192,22 @@ async def test_restored_tables_wait_for_the_connection(
     await clock.advance(1)
     assert waiting_lobby.status is Status.CANCELLED
     await restarted.close()
+
+
+async def test_a_blip_edits_nothing_until_the_clock_comes_back(
+        manager: TableManager, clock: FakeClock, reach: Reach, recorder: Recorder) -> None:
+    table = await new_table(manager, humans=2, bots=[])
+    await _to_a_persons_turn(table, clock)
+    shown = len(recorder.snaps)
+    reach.disconnected()  # Discord asks for a reconnect: back within a second
+    await table.settled()
+    await clock.advance(1)
+    assert len(recorder.snaps) == shown
+    reach.resumed()
+    await table.settled()
+    await clock.advance(5)
+    assert len(recorder.snaps) == shown + 1  # the full clock, once
+    assert not any(s.clock is not None and s.clock.paused for s in recorder.snaps)
 
 
 def test_reach_is_kept_per_shard() -> None:
