@@ -1,7 +1,7 @@
 """Soak: many live tables of `normal` computer players at once, through tables/.
 
     python bench/soak.py [--tables 200] [--games 1000] [--restore 500] [--json]
-                         [--seats 4] [--threads 2] [--max-seconds 1800]
+                         [--seats 4] [--threads 2] [--max-seconds 1800] [--rss-after 1000]
 
 Everything runs through the real stack: `TableManager` with the `SystemClock`,
 a real database file (WAL, synchronous=FULL) in a temporary folder, a
@@ -41,6 +41,10 @@ Phases and figures:
    garbage collection) less the memory before it, divided by the number of
    live tables. `rss_kb_per_table` is the resident-set growth over the timed
    restore, divided likewise (noisier: allocator pools and SQLite's cache).
+   In the soak phase, resident memory (after a full collection) is taken
+   after `--rss-after` games and after the last one: `rss_growth_pct`
+   compares them (closed tables leave the manager by themselves; issue 12's
+   target: within 10 % between 1,000 and 5,000 games).
 
 `errors` counts everything that should not happen: records at WARNING or
 above from any logger (a computer player that failed or chose an illegal
@@ -112,6 +116,7 @@ class Options:
     threads: int = 2
     max_seconds: float = 1800.0
     seed: int = 1
+    rss_after: int = 1000  # games after which resident memory is taken, to compare with the end
 
 
 # --- what should not happen --------------------------------------------------------
@@ -367,6 +372,9 @@ class SoakFigures:
     replay_mismatches: int = 0
     replay_s: float = 0.0
     stopped_early: bool = False
+    rss_mb_after: float | None = None  # after `rss_after` games
+    rss_mb_end: float = 0.0  # after the last game (before replaying the records)
+    live_tables_end: int = 0  # tables the manager still holds then
 
 
 async def soak(options: Options, folder: Path, errors: Errors, deadline: float) -> SoakFigures:
@@ -394,10 +402,13 @@ async def soak(options: Options, folder: Path, errors: Errors, deadline: float) 
                 break
             if table.status is Status.FINISHED:
                 finished.append(table.id)
-            manager.forget_closed()
+                if len(finished) == options.rss_after:
+                    figures.rss_mb_after = rss_mb()
             if len(finished) < options.games:
                 tables.start_soon(errors)
         await tables.settle_starts()
+        figures.rss_mb_end = rss_mb()
+        figures.live_tables_end = len(manager.tables)
         figures.abandoned = sum(1 for t in manager if t.open)
         await quiesce(manager, executor, set(), errors)
         await manager.close()
@@ -478,7 +489,6 @@ async def prepare(options: Options, path: Path, errors: Errors, deadline: float)
             if table.status is Status.PLAYING:
                 ready += 1
             else:  # the game ended before enough rounds: another in its place
-                manager.forget_closed()
                 tables.start_soon(errors)
     await tables.settle_starts()
     await listener.drain()
@@ -487,6 +497,12 @@ async def prepare(options: Options, path: Path, errors: Errors, deadline: float)
     await db.close()
     executor.shutdown(wait=True)
     return ready
+
+
+def rss_mb() -> float:
+    """Resident memory after a full collection, in MB."""
+    gc.collect()
+    return rss_bytes() / 2**20
 
 
 def rss_bytes() -> int:
@@ -580,6 +596,12 @@ async def run(options: Options, folder: Path | None = None) -> dict[str, Any]:
         "restore_min_rounds": restored.min_rounds,
         "restore_prepare_s": round(restored.prepare_s, 1),
         "rss_kb_per_table": round(restored.rss_kb_per_table, 1),
+        "rss_after_games": options.rss_after,
+        "rss_mb_after": None if played.rss_mb_after is None else round(played.rss_mb_after, 1),
+        "rss_mb_end": round(played.rss_mb_end, 1),
+        "rss_growth_pct": (None if not played.rss_mb_after else round(
+            100 * (played.rss_mb_end - played.rss_mb_after) / played.rss_mb_after, 1)),
+        "live_tables_end": played.live_tables_end,
         "error_samples": errors.samples,
     }
 
@@ -610,6 +632,13 @@ def report(result: dict[str, Any], options: Options) -> None:
           f"{result['restore_min_rounds']} rounds in, restored in {result['restore_s']} s "
           f"(target {TARGET_RESTORE_TABLES} in < {TARGET_RESTORE_S:.0f} s: {verdict(quick)}); "
           f"prepared in {result['restore_prepare_s']} s")
+    if result["rss_mb_after"] is not None:
+        growth = result["rss_growth_pct"]
+        print(f"  resident memory: {result['rss_mb_after']} MB after "
+              f"{result['rss_after_games']} games, {result['rss_mb_end']} MB after "
+              f"{result['games']} ({growth:+} %; target within 10 %: "
+              f"{verdict(abs(growth) <= 10)}); the manager holds {result['live_tables_end']} "
+              f"tables, {result['tables']} playing")
     print(f"memory: {result['kb_per_table']} KB per live table (tracemalloc), "
           f"{result['rss_kb_per_table']} KB (RSS) "
           f"(target < {TARGET_KB_PER_TABLE:.0f}: "
@@ -634,11 +663,14 @@ def parse(argv: Sequence[str] | None = None) -> tuple[Options, bool]:
     parser.add_argument("--max-seconds", type=float, default=defaults.max_seconds,
                         help="stop the run after this long, whatever is done")
     parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--rss-after", type=int, default=defaults.rss_after,
+                        help="games after which resident memory is compared with the end")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     options = Options(tables=args.tables, games=args.games, restore=args.restore,
                       restore_rounds=args.restore_rounds, seats=args.seats,
-                      threads=args.threads, max_seconds=args.max_seconds, seed=args.seed)
+                      threads=args.threads, max_seconds=args.max_seconds, seed=args.seed,
+                      rss_after=args.rss_after)
     return options, bool(args.json)
 
 

@@ -5,6 +5,7 @@ carry `toeplearn:<game>:<verb>:<arg>:<stamp>`."""
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
@@ -39,7 +40,9 @@ class LearnCog(commands.Cog):
     def __init__(self, bot: ToepBot) -> None:
         self.bot = bot
         self.lessons: OrderedDict[int, Lesson] = OrderedDict()  # by user id
-        self.locks: dict[int, asyncio.Lock] = {}
+        # One lock per person while one of their clicks is being handled.
+        self.locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
         self.lesson_count = 0
 
     async def learn(self, interaction: discord.Interaction) -> None:
@@ -56,8 +59,7 @@ class LearnCog(commands.Cog):
         self.lessons.pop(user.id, None)
         self.lessons[user.id] = lesson
         while len(self.lessons) > MAX_LESSONS:
-            old, _ = self.lessons.popitem(last=False)
-            self.locks.pop(old, None)
+            self.lessons.popitem(last=False)
         return lesson
 
     async def on_component(self, interaction: discord.Interaction, guild_id: int, what: str,
@@ -68,7 +70,9 @@ class LearnCog(commands.Cog):
             return
         number, verb, arg, stamp = int(parts[0]), parts[1], parts[2], parts[3]
         user = interaction.user
-        lock = self.locks.setdefault(user.id, asyncio.Lock())
+        lock = self.locks.get(user.id)
+        if lock is None:
+            lock = self.locks[user.id] = asyncio.Lock()
         async with lock:
             lesson = self.lessons.get(user.id)
             if verb == "new":

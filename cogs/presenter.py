@@ -63,7 +63,8 @@ class Panel:
     interaction: discord.Interaction
     lang: Lang
     opened: datetime
-    shown: str = ""
+    shown: str = ""  # the key of what it shows
+    seen: int = -1  # the table's event count when what it shows was taken
 
 
 @dataclass
@@ -122,10 +123,10 @@ class Presenter:
         shown.snap, shown.table = snap, table
         shown.updates.update({u.user_id: u for u in updates})
         self._wake_message(table.id, shown)
-        self._wake(shown.panel_lane, lambda: self._refresh_panels(shown))
+        self._wake(shown, shown.panel_lane, lambda: self._refresh_panels(shown))
 
     def _wake_message(self, table_id: int, shown: Shown) -> None:
-        self._wake(shown.message_lane, lambda: self._show_and_ping(table_id, shown))
+        self._wake(shown, shown.message_lane, lambda: self._show_and_ping(table_id, shown))
 
     def _adopt(self, shown: Shown, table: Table) -> None:
         """The table message and ping a table already has in Discord (after a
@@ -147,13 +148,34 @@ class Presenter:
                 shown.waits_for_guild = False
                 self._wake_message(table_id, shown)
 
-    def _wake(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
+    def _wake(self, shown: Shown, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
         lane.dirty = True
         if lane.task is None or lane.task.done():
-            lane.task = asyncio.get_running_loop().create_task(self._run(lane, work))
+            lane.task = asyncio.get_running_loop().create_task(self._run(shown, lane, work))
 
-    async def _run(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
-        """Show the newest state until nothing is left to show."""
+    async def _run(self, shown: Shown, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
+        """Show the newest state until nothing is left to show; a closed
+        table's last state shown, the presenter forgets it."""
+        try:
+            await self._run_lane(lane, work)
+        finally:
+            self._forget_if_done(shown)
+
+    def _forget_if_done(self, shown: Shown) -> None:
+        snap = shown.snap
+        if snap is None or snap.status in (Status.LOBBY, Status.PLAYING):
+            return
+        current = asyncio.current_task()
+        for lane in (shown.message_lane, shown.panel_lane):
+            if lane.dirty or (lane.task is not None and lane.task is not current
+                              and not lane.task.done()):
+                return  # the other lane forgets it when it is done
+        if shown.repost_timer is not None:
+            shown.repost_timer.cancel()
+        if self.shown.get(snap.table_id) is shown:
+            del self.shown[snap.table_id]
+
+    async def _run_lane(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
         loop = asyncio.get_running_loop()
         while lane.dirty:
             wait = lane.next_at - loop.time()
@@ -414,8 +436,12 @@ class Presenter:
     # --- hand panels ----------------------------------------------------------------------
 
     def register_panel(self, table_id: int, user_id: int, interaction: discord.Interaction,
-                       lang: Lang, shown: str = "") -> None:
-        self.panels[(table_id, user_id)] = Panel(interaction, lang, self.now(), shown)
+                       lang: Lang, shows: tuple[TableSnapshot, SeatUpdate] | None = None) -> None:
+        """A panel to keep up to date; `shows`: what it was sent with."""
+        panel = Panel(interaction, lang, self.now())
+        if shows is not None:
+            panel.shown, panel.seen = self.panel_key(*shows), _moment(shows[0])
+        self.panels[(table_id, user_id)] = panel
 
     def panel_key(self, snap: TableSnapshot, update: SeatUpdate) -> str:
         return f"{snap.stamp}:{snap.status.value}:{len(snap.passed)}:{update.view.legal}"
@@ -452,19 +478,24 @@ class Presenter:
         notice = panel_notice(stops, now, panel.lang) if now >= stops - PANEL_WARNING else None
         key = self.panel_key(snap, update) + (_EXPIRED if now >= stops else
                                               ":warned" if notice else "")
-        if key == panel.shown:
-            return
+        if key == panel.shown or _moment(snap) < panel.seen:
+            return  # shown already, or a newer state is (a refresh that started late)
         rendered = hand_panel(snap, update.view, panel.lang, now, notice=notice)
         try:
             await panel.interaction.edit_original_response(
                 content=rendered.content, embed=rendered.embed,
                 view=unlistened(rendered.view))
-            panel.shown = key
+            panel.shown, panel.seen = key, max(panel.seen, _moment(snap))
         except discord.HTTPException as err:
             if retry_delay(err, 0) is not None:
                 raise  # a passing trouble: the panel stays, tried again
             # Its token expired or its message is gone: the person opens a new one.
             self.panels.pop((snap.table_id, user_id), None)
+
+
+def _moment(snap: TableSnapshot) -> int:
+    """How far the table's game is: its event count (-1 in the lobby)."""
+    return snap.view.event_count if snap.view is not None else -1
 
 
 def _log_refused(err: Exception) -> None:

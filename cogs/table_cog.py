@@ -286,7 +286,7 @@ class TableCog(commands.Cog):
             content=rendered.content, embed=rendered.embed or discord.utils.MISSING,
             view=unlistened(rendered.view) or discord.utils.MISSING, ephemeral=True)
         self.bot.presenter.register_panel(table.id, interaction.user.id, interaction, lang,
-                                          self.bot.presenter.panel_key(snap, update))
+                                          (snap, update))
 
     async def _defer(self, interaction: discord.Interaction) -> None:
         """Acknowledge at once (Discord allows 3 seconds); the answer follows

@@ -68,7 +68,7 @@ class TableManager:
         except ChannelBusyError:
             raise Refusal("channel_busy") from None
         table = Table(row, seats, invited, self.deps)
-        self.tables[row.id] = table
+        self._keep(table)
         table.arm_lobby_timeout()
         return table
 
@@ -81,8 +81,10 @@ class TableManager:
         return restored
 
     async def _restore_one(self, loaded: LoadedGame) -> Table | None:
+        table = None
         try:
             table = Table(loaded.game, seat_infos(loaded), set(loaded.invites), self.deps)
+            self._keep(table)
             if table.status is Status.LOBBY:
                 table.arm_lobby_timeout()
                 await table.announce()
@@ -91,13 +93,20 @@ class TableManager:
         except Exception:
             log.exception("table %s could not be restored; it stays in the database",
                           loaded.game.id)
+            if table is not None:
+                self._forget(table)
             return None
-        self.tables[table.id] = table
         return table
 
-    def forget_closed(self) -> None:
-        for table_id in [t.id for t in self.tables.values() if not t.open]:
-            del self.tables[table_id]
+    def _keep(self, table: Table) -> None:
+        self.tables[table.id] = table
+        table.on_closed = self._forget
+
+    def _forget(self, table: Table) -> None:
+        """A table that closed leaves memory (its clicks are answered from
+        the database: "this game is over")."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
 
     async def settled(self) -> None:
         """Wait until no table has computer work in hand (tests, benches)."""

@@ -116,6 +116,7 @@ class Table:
         self._trouble = SaveTrouble(deps.config.save_give_up)
         self._reached = self.reachable
         self._reach_task: asyncio.Task[None] | None = None
+        self.on_closed: Callable[[Table], None] | None = None  # the manager forgets it
         self._bots: dict[int, Bot] = {}
         self._bot_task: asyncio.Task[None] | None = None
 
@@ -549,6 +550,8 @@ class Table:
             await self.deps.listener.table_changed(self, self.snapshot(), updates, happenings)
         except Exception:
             log.exception("table %s: the listener failed", self.id)
+        if not self.open and self.on_closed is not None:
+            self.on_closed(self)  # its last state is with the listener: it may go
 
     # --- clocks (R16-R18) ----------------------------------------------------------------
 

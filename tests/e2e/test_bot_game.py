@@ -51,6 +51,11 @@ async def test_a_whole_game_of_two_people_and_two_computers(world: World) -> Non
     # Clicks reach the bot through its DynamicItems: discord.py keeps none of
     # the views it sent (each edit's buttons would otherwise pile up).
     assert world.bot is not None and world.bot.persistent_views == []
+    # A closed table leaves memory: the manager and the presenter forget it
+    # once its last state is shown, and its panels go with it.
+    await world.bot_settled()
+    assert world.bot.manager.tables == {} and world.bot.presenter.shown == {}
+    assert world.bot.presenter.panels == {}
     # The final standings as a picture on the table message, with its text as alt text.
     message = await world.fake.wait_for(
         lambda: next((m for m in world.fake.channel_messages(world.channel)

@@ -69,8 +69,11 @@ async def test_a_restored_table_message_is_posted_anew_in_time(tmp_path: Path) -
         await world.stop()
         await world.start()
         assert world.table().id == table.id
-        await world.fake_clock.advance(11 * 60)  # the message's 56th minute, nobody acts
+        await world.fake_clock.advance(5 * 60)
+        await _act_once(world)  # the 50th minute
+        await world.fake_clock.advance(6 * 60)  # the message's 56th minute, nobody acts
         await world.bot_settled()
+        assert table.id == world.table().id and world.table().open
         current = world.table_message()
         assert current.id != first.id
         old = world.fake.message(first.id)

@@ -54,6 +54,10 @@ class World:
     channel: Any = None
     people: dict[str, Any] = field(default_factory=dict)
     starts: list[float] = field(default_factory=list)  # time.monotonic() of each start
+    # The table and its message last seen: a closed table leaves the bot's
+    # memory, and tests still read how it ended.
+    last_table: Table | None = None
+    last_message_id: int | None = None
     # The bot's log at ERROR and above: a test that provokes an error reads
     # (and clears) what it expects; anything left fails `open_world`.
     logged_errors: list[logging.LogRecord] = field(default_factory=list)
@@ -100,19 +104,24 @@ class World:
         table = self.bot.manager.in_channel(self.channel.id)
         if table is None:
             tables = list(self.bot.manager)
-            assert tables, "no table"
-            return tables[-1]
+            table = tables[-1] if tables else self.last_table
+            assert table is not None, "no table"
+        self.last_table = table
         return table
 
     def table_message(self) -> Message:
         """The table's public message (as the presenter knows it), else the
-        newest channel message with a button of ours."""
+        one last seen of a table since closed, else the newest channel message
+        with a button of ours."""
         if self.bot is not None and self.bot.manager.tables:
             shown = self.bot.presenter.shown.get(self.table().id)
             if shown is not None and shown.message_id in self.fake.store.messages:
+                self.last_message_id = shown.message_id
                 return self.fake.message(shown.message_id)
         for message in reversed(self.fake.channel_messages(self.channel)):
             if any(b.get("custom_id", "").startswith("toep:") for b in message.buttons()):
+                return message
+            if message.id == self.last_message_id:
                 return message
         raise LookupError("no table message")
 

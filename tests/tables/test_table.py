@@ -295,3 +295,16 @@ async def test_two_racing_creates_in_one_channel_make_one_table(manager: TableMa
     table = manager.in_channel(21)
     assert table is not None and table in outcomes
     assert [t.id for t in manager if t.row.channel_id == 21] == [table.id]
+
+
+async def test_a_closed_table_leaves_the_manager(manager: TableManager) -> None:
+    lobby = await new_table(manager, humans=1, bots=[], start=False)
+    assert manager.get(lobby.id) is lobby
+    await lobby.cancel(1)
+    assert manager.get(lobby.id) is None and list(manager) == []
+    game = await new_table(manager, humans=2, bots=[])
+    await game.end()  # an admin ends it
+    assert game.status is Status.ENDED and manager.get(game.id) is None
+    played = await new_table(manager, humans=1, bots=["easy"])
+    await play_people(played)
+    assert played.status is Status.FINISHED and manager.tables == {}
