@@ -2,7 +2,7 @@
 rate limited and starved of its database.
 
     python bench/chaos.py [--tables 50] [--first 20] [--every 10] [--max-seconds 900]
-                          [--seed 1] [--no-faults] [--json]
+                          [--seed 1] [--scale 1] [--no-faults] [--keep-logs DIR] [--json]
 
 The world is bench/e2e_load.py's (reused, not copied): the fake Discord and the
 scripted people in this process, the unmodified bot in a process of its own
@@ -129,8 +129,9 @@ class ChaosBot(BotProcess):
 
 class Chaos(Load):
     def __init__(self, options: Options, fake: FakeDiscord, tally: Tally, bot: ChaosBot,
-                 folder: Path) -> None:
+                 folder: Path, scale: float = 1.0) -> None:
         super().__init__(options, fake, tally, bot)
+        self.scale = scale  # every fault's duration times this (a quick smoke run)
         self.chaos_bot = bot
         self.folder = folder
         self.database = folder / "toep.sqlite3"
@@ -275,19 +276,19 @@ class Chaos(Load):
         await self.bot.tell(f"{DISK_FULL} {seconds}")
 
     async def storm(self, kind: str) -> None:
-        fake = self.fake
+        fake, x = self.fake, self.scale
         if kind == "502":
-            fake.fail_edits(502, seconds=6.0)
-            self.note("edit_storm", status=502, seconds=6.0)
+            fake.fail_edits(502, seconds=6.0 * x)
+            self.note("edit_storm", status=502, seconds=6.0 * x)
         elif kind == "503":
             fake.fail_edits(503, times=5)
             self.note("edit_storm", status=503, requests=5)
         elif kind == "429":
-            fake.rate_limit_edits(20.0, seconds=10.0)
-            self.note("edit_storm", status=429, retry_after=20.0, seconds=10.0)
+            fake.rate_limit_edits(20.0 * x, seconds=10.0 * x)
+            self.note("edit_storm", status=429, retry_after=20.0 * x, seconds=10.0 * x)
         else:
-            fake.rate_limit_edits(3.0, times=5, is_global=True)
-            self.note("edit_storm", status=429, scope="global", retry_after=3.0, requests=5)
+            fake.rate_limit_edits(3.0 * x, times=5, is_global=True)
+            self.note("edit_storm", status=429, scope="global", retry_after=3.0 * x, requests=5)
 
     async def delete_a_channel(self) -> None:
         """The channel of a table in the middle of its game."""
@@ -302,12 +303,12 @@ class Chaos(Load):
     def schedule(self, rng: random.Random) -> list[Callable[[], Awaitable[None]]]:
         faults: list[Callable[[], Awaitable[None]]] = [self.kill, self.kill, self.kill]
         for how in ("resumed", "late_resume", "invalidated"):
-            seconds = rng.uniform(5.0, 30.0)
+            seconds = rng.uniform(5.0, 30.0) * self.scale
             faults.append(lambda s=seconds, h=how: self.drop(s, h))  # type: ignore[misc]
         for _ in range(2):
-            seconds = rng.uniform(2.0, 6.0)
+            seconds = rng.uniform(2.0, 6.0) * self.scale
             faults.append(lambda s=seconds: self.lock_database(s))  # type: ignore[misc]
-        faults.append(lambda: self.disk_full(4.0))
+        faults.append(lambda: self.disk_full(4.0 * self.scale))
         for kind in ("502", "503", "429", "global"):
             faults.append(lambda k=kind: self.storm(k))  # type: ignore[misc]
         faults.append(self.delete_a_channel)
@@ -436,6 +437,7 @@ class ChaosOptions:
     every: float = 10.0
     faults: bool = True
     keep_logs: Path | None = None
+    scale: float = 1.0  # fault durations times this: 0.1 for a quick smoke run
 
 
 async def run(options: ChaosOptions) -> dict[str, Any]:
@@ -444,7 +446,7 @@ async def run(options: ChaosOptions) -> dict[str, Any]:
           tempfile.TemporaryDirectory(prefix="toep-chaos-") as folder):
         async with FakeDiscord(token=TOKEN) as fake:
             bot = ChaosBot()
-            chaos = Chaos(options.load, fake, tally, bot, Path(folder))
+            chaos = Chaos(options.load, fake, tally, bot, Path(folder), options.scale)
             chaos.build()
             watcher = injector = None
             try:
@@ -485,6 +487,8 @@ def parse(argv: Sequence[str] | None) -> tuple[ChaosOptions, bool]:
     parser.add_argument("--every", type=float, default=10.0, help="seconds between faults")
     parser.add_argument("--max-seconds", type=float, default=900.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="fault durations times this (0.1: a quick look, not the bench)")
     parser.add_argument("--no-faults", action="store_true", help="the same run, undisturbed")
     parser.add_argument("--keep-logs", type=Path, help="copy the bot's logs to this folder")
     parser.add_argument("--json", action="store_true")
@@ -493,7 +497,7 @@ def parse(argv: Sequence[str] | None) -> tuple[ChaosOptions, bool]:
                    think=(args.think[0], args.think[1]), max_seconds=args.max_seconds,
                    seed=args.seed, rules={"clock": CLOCK, "window": WINDOW})
     return ChaosOptions(load, args.first, args.every, not args.no_faults,
-                        args.keep_logs), bool(args.json)
+                        args.keep_logs, args.scale), bool(args.json)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -24,6 +24,7 @@ from engine.chance import RandomChance
 from engine.events import Event, Happening
 from engine.game import Game
 from engine.rules import TableRules
+from engine.silence import everyone_silent
 from engine.state import Phase
 from engine.views import SeatView, public_view, seat_view
 from tables.snapshot import decision_stamp
@@ -141,7 +142,7 @@ class Lesson:
                 event = self.bots[seat].decide(seat_view(game, seat, public))
                 if event is not None:
                     return event
-        return _silence(game.phase, waiting.seats)
+        return everyone_silent(game)
 
     def _apply(self, event: Event) -> None:
         happenings = self.game.apply(event)
@@ -200,10 +201,4 @@ class Lesson:
         return sorted(fresh, key=TOPICS.index)
 
 
-def _silence(phase: Phase, seats: tuple[int, ...]) -> Event:
-    """What silence in the current window stands for (R17)."""
-    if phase is Phase.CHECK:
-        return ev.act(ev.BELIEVE, seats[0])
-    if phase is Phase.SUPER_QUESTION:
-        return ev.act(ev.SUPER_NO, seats[0])
-    return ev.act(ev.CLOSE_WINDOW)
+

@@ -33,6 +33,7 @@ from engine.events import Event, Happening
 from engine.game import Game, Phase
 from engine.record import to_record
 from engine.rules import TableRules
+from engine.silence import everyone_silent, silent_answer
 from engine.views import public_view, seat_view
 from tables.clock import ClockSource
 from tables.errors import Refusal, TableFailure
@@ -404,10 +405,9 @@ class Table:
         waiting = game.waiting()
         if not waiting.window or seat not in waiting.seats:
             raise Refusal("nothing_to_pass")
-        if game.phase is Phase.CHECK:
-            await self._commit([ev.act(ev.BELIEVE, seat)])
-        elif game.phase is Phase.SUPER_QUESTION:
-            await self._commit([ev.act(ev.SUPER_NO, seat)])
+        answer = silent_answer(game, seat)
+        if answer is not None:
+            await self._commit([answer])
         else:
             self.passed.add(seat)
             await self._close_window_if_all_passed()
@@ -614,7 +614,7 @@ class Table:
         game = self._game()
         waiting = game.waiting()
         if waiting.window:
-            await self._commit([_silence(game, waiting.seats)])
+            await self._commit([everyone_silent(game)])
             return
         # R16: everyone the turn waited for whose time ran out forfeits.
         for seat in waiting.seats:
@@ -808,8 +808,9 @@ class Table:
                 legal = game.legal_events(seat)
                 await self._commit([legal[0]])
                 return
-            if game.phase is not Phase.WINDOW:
-                await self._commit([_silence(game, (seat,))])  # believe / no
+            answer = silent_answer(game, seat)  # believe / no; a pass in the moment
+            if answer is not None:
+                await self._commit([answer])
                 return
             self.passed.add(seat)
         await self._close_window_if_all_passed()
@@ -843,15 +844,6 @@ class Table:
         if seat is None:
             raise Refusal("not_seated")
         return seat
-
-
-def _silence(game: Game, seats: Sequence[int]) -> Event:
-    """What silence stands for in the open window (R17)."""
-    if game.phase is Phase.CHECK:
-        return ev.act(ev.BELIEVE, seats[0])
-    if game.phase is Phase.SUPER_QUESTION:
-        return ev.act(ev.SUPER_NO, seats[0])
-    return ev.act(ev.CLOSE_WINDOW)
 
 
 async def refuse_banned(deps: TableDeps, guild_id: int, people: Sequence[tuple[int, str]],

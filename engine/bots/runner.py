@@ -1,19 +1,21 @@
 """Drive a game forward with computer players (duels, benches, tests).
 
-Windows are answered the way a live table answers them: every seat the window
-waits for is asked, starting at a seat that moves on with every event so no
-seat is always first; the first call is applied, and silence from all closes
-the window.
+Turns go to the one seat on turn. In a window every seat it waits for is
+asked in turn, starting at a seat that moves on with every event so no seat
+is always first, and the first answer that is not silence is applied at once;
+silence from all of them counts as R17 says (engine/silence.py). A live table
+differs in timing only: there the computers answer after a pause, people
+answer when they like, and the window's clock may end it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine import events as ev
 from engine.bots.base import Bot
 from engine.events import Event
-from engine.game import Game, Phase
+from engine.game import Game
+from engine.silence import everyone_silent
 from engine.views import public_view, seat_view
 
 
@@ -35,16 +37,7 @@ def next_event(game: Game, bots: Mapping[int, Bot]) -> Event:
         event = bots[seat].decide(seat_view(game, seat, public))
         if event is not None:
             return event
-    return _silence(game, waiting.seats)
-
-
-def _silence(game: Game, seats: tuple[int, ...]) -> Event:
-    """What silence in the current window stands for (R17)."""
-    if game.phase is Phase.CHECK:
-        return ev.act(ev.BELIEVE, seats[0])
-    if game.phase is Phase.SUPER_QUESTION:
-        return ev.act(ev.SUPER_NO, seats[0])
-    return ev.act(ev.CLOSE_WINDOW)
+    return everyone_silent(game)
 
 
 def play_out(game: Game, bots: Mapping[int, Bot], max_events: int = 200_000) -> Game:

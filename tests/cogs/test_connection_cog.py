@@ -70,3 +70,23 @@ async def test_a_plain_bot_follows_connect_resume_and_disconnect() -> None:
     await cog.on_guild_unavailable(cast(Any, discord.Object(id=5)))
     assert not reach.reachable(5)
     await bot.close()
+
+
+class _Table:
+    def __init__(self, guild_id: int) -> None:
+        self.row = type("Row", (), {"guild_id": guild_id, "channel_id": guild_id + 1})()
+        self.open = True
+        self.lost: list[str] = []
+
+    async def lose_channel(self, reason: str) -> None:
+        self.lost.append(reason)
+
+
+async def test_a_bot_removed_from_a_guild_ends_its_tables_there() -> None:
+    bot = _Plain()
+    here, elsewhere = _Table(5), _Table(6)
+    cast(Any, bot).manager = [here, elsewhere]
+    cog = ConnectionCog(cast(Any, bot))
+    await cog.on_guild_remove(cast(Any, discord.Object(id=5)))
+    assert here.lost == ["no_permission"] and elsewhere.lost == []
+    await bot.close()

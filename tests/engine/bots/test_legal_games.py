@@ -6,25 +6,14 @@ import random
 
 import pytest
 
-from engine import events as ev
 from engine.bots.base import Bot
 from engine.chance import RandomChance
-from engine.events import Event
-from engine.game import Game, Phase
+from engine.game import Game
+from engine.silence import everyone_silent
 from engine.views import public_view, seat_view
 from tests.engine.bots.helpers import bot_of, random_rules
 
 GAMES = {"easy": 200, "normal": 200, "hard": 80}
-
-
-def _silence(game: Game) -> Event:
-    """What silence from everyone in a window stands for (R17)."""
-    seats = game.waiting().seats
-    if game.phase is Phase.CHECK:
-        return ev.act(ev.BELIEVE, seats[0])
-    if game.phase is Phase.SUPER_QUESTION:
-        return ev.act(ev.SUPER_NO, seats[0])
-    return ev.act(ev.CLOSE_WINDOW)
 
 
 def _play(game: Game, bots: dict[int, Bot]) -> int:
@@ -46,7 +35,7 @@ def _play(game: Game, bots: dict[int, Bot]) -> int:
             chosen = event
             break
         if chosen is None:
-            chosen = _silence(game)
+            chosen = everyone_silent(game)
         game.apply(chosen)
         events += 1
         assert events < 20_000
