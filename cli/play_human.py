@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
+from cli.refusal_words import refusal_text
 from cli.terminal_render import event_label, question, render_status, silence_label
 from engine import events as ev
 from engine.cards import CardError, parse_card
@@ -31,6 +32,8 @@ EVENT_WORDS = {
 HELP_TEXT = ("Type the number of a choice; or a card (10H) or a word (toep, call, fold, "
              "vuile was, check, believe, play in, sit out, yes, no). In a window, enter "
              "passes. 'quit' (or end of input) walks out of the game: a forfeit (R16).")
+
+NOTHING_TO_CALL = "You cannot call vuile was now: you stay silent."
 
 
 class LineSource(Protocol):
@@ -64,6 +67,11 @@ class HumanPlayer:
     def decide(self, view: SeatView) -> Event | None:
         self._say(*render_status(view, self.names))
         options = menu(view)
+        if view.public.window and not options:
+            # R12 waits for everyone in the window; with no call to make there
+            # is nothing to ask (the computers learn nothing from it here).
+            self._say(NOTHING_TO_CALL)
+            return None
         while True:
             self._say(question(view, self.names), menu_line(options, view))
             self.out.write("> ")
@@ -105,7 +113,8 @@ class HumanPlayer:
         try:
             self.verify(candidate)
         except IllegalEvent as refusal:
-            return Retry(f"Not allowed: {refusal.message()}. {_pick_hint(options, window)}")
+            return Retry(f"Not allowed: {refusal_text(refusal, self.names)}. "
+                         f"{_pick_hint(options, window)}")
         return candidate
 
     def _say(self, *lines: str) -> None:

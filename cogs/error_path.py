@@ -21,6 +21,7 @@ from discord import app_commands
 
 from cogs.i18n import lang_for_locale, t
 from tables.errors import TableFailure
+from tables.log_safe import log_failure
 
 if TYPE_CHECKING:
     from bot import ToepBot
@@ -37,7 +38,8 @@ async def apologise(interaction: discord.Interaction[Any], error: BaseException,
         # bug of ours) and put itself back to its last saved event.
         log.warning("table %s: %s failed: %s", table_id, what, error)
     else:
-        log.error("table %s: %s failed", table_id, what, exc_info=error)
+        # Its text may name a card (a bug's message): at DEBUG only.
+        log_failure(log, logging.ERROR, "table %s: %s failed", table_id, what, error=error)
     text = t(lang_for_locale(interaction.locale), key)
     try:
         if interaction.response.is_done():
@@ -73,4 +75,6 @@ def _what(interaction: discord.Interaction[Any]) -> str:
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
     data: Any = interaction.data or {}
-    return f"the click on {data.get('custom_id', '?')!r}"
+    # Prefix, table and verb: the rest may be the card of a hand.
+    custom_id = ":".join(str(data.get("custom_id", "?")).split(":")[:3])
+    return f"the click on {custom_id!r}"

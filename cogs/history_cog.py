@@ -22,6 +22,7 @@ from data.errors import NotFoundError
 from data.gameload import load_game
 from engine.record import ReplayError
 from engine.seat_view_record import seat_view_record
+from tables.log_safe import log_failure
 
 if TYPE_CHECKING:
     from bot import ToepBot
@@ -79,7 +80,9 @@ class HistoryCog(commands.Cog):
         try:
             view = await loop.run_in_executor(None, seat_view_record, record, seat)
         except ReplayError:
-            log.exception("game %s: the seat's view of seat %s failed", game_id, seat)
+            # Its text may name the cards of other seats: at DEBUG only.
+            log_failure(log, logging.ERROR, "game %s: the seat's view of seat %s failed",
+                        game_id, seat)
             raise _NoExport("history.broken") from None
         return json.dumps(view, indent=1).encode("utf-8"), seat
 

@@ -18,7 +18,7 @@ from cogs.buttons import unlistened
 from cogs.i18n import Lang, command_key, lang_for_locale, t
 from cogs.learn_game import Lesson, LessonRefusal
 from cogs.render_learn import learn_panel
-from cogs.render_text import refusal
+from cogs.render_refusal import refusal
 from cogs.replies import refusal_text
 from cogs.toep_group import add_to_toep, cog_of, remove_from_toep
 from engine.cards import CardError, parse_card

@@ -5,8 +5,9 @@ it lives in memory and is gone after a restart.
 `Lesson.advance()` lets the computer players act until the person is asked
 something (a turn, a check, a super toep question, or an open vuile was
 window they have not passed) or the game is over. Windows work as at a live
-table: the person may call vuile was or pass; once they passed, the computer
-players are asked in turn and silence from all closes the window (R17).
+table: the person is asked in every window, also when they cannot call (R12),
+and may call vuile was or pass; once they passed, the computer players are
+asked in turn and silence from all closes the window (R17).
 """
 
 from __future__ import annotations
@@ -97,6 +98,10 @@ class Lesson:
         if not self.asked():
             return None
         found = hint(self.view())
+        if found.key == "wait" and self.game.phase is Phase.WINDOW:
+            # Asked in the window without a call to make (R12: everyone in the
+            # round is asked): the advice is to stay silent.
+            return Hint(None, "no_vuile_was")
         return None if found.key == "wait" else found
 
     # --- moves -------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from data import games, guilds
 from data.db import Database
 from engine.events import Happening
 from tables.clock import ClockSource, SystemClock, Timer
+from tables.log_safe import log_failure
 from tables.snapshot import SeatUpdate, Status, TableSnapshot
 from tables.table import Table
 
@@ -364,8 +365,8 @@ class Presenter:
             try:
                 await self._show_and_ping_now(table_id, shown)
             except Exception:  # the lane shows it (posting anew) with its retries
-                log.warning("table %s: posting its message anew failed; trying again",
-                            table_id, exc_info=True)
+                log_failure(log, logging.WARNING,
+                            "table %s: posting its message anew failed; trying again", table_id)
                 self._wake_message(table_id, shown)
             lane.next_at = loop.time() + EDIT_INTERVAL
 
@@ -502,7 +503,7 @@ def _log_refused(err: Exception) -> None:
     if isinstance(err, discord.HTTPException):
         log.warning("Discord refused an update: %s %s", err.status, err.text)
     else:
-        log.error("showing a table failed", exc_info=err)
+        log_failure(log, logging.ERROR, "showing a table failed", error=err)
 
 
 def retry_delay(err: Exception, failures: int) -> float | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .render_hand import ask_line, hand_panel, panel_notice, panel_view
 from .render_lobby import lobby_message, lobby_view, rule_lines
+from .render_refusal import refusal, with_rule
 from .render_table import table_message, table_view, turn_line
 from .render_text import (
     Rendered,
@@ -19,7 +20,6 @@ from .render_text import (
     names_of,
     plain,
     raw_names,
-    refusal,
     timestamp,
 )
 from .render_topics import rules_topic, turn_ping
@@ -47,4 +47,5 @@ __all__ = [
     "timestamp",
     "turn_line",
     "turn_ping",
+    "with_rule",
 ]

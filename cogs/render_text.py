@@ -17,7 +17,6 @@ import discord
 
 from engine import events as ev
 from engine.cards import Card, CardError, parse_card
-from engine.errors import MOMENTS, IllegalEvent
 from engine.events import Happening
 from engine.state import DEAD_MAN, SUPER_TOEP
 from tables.snapshot import TableSnapshot
@@ -277,49 +276,7 @@ _LINES: dict[type, Callable[[Happening, Sequence[str], str], str]] = {
 HAPPENING_TYPES: tuple[type, ...] = tuple(_LINES)
 
 
-# --- refusals ----------------------------------------------------------------------
-
-_MOMENT_KEYS = {text: key for key, text in MOMENTS.items()}
-_KIND_KEYS = {"dead man's round": DEAD_MAN, "super toep": SUPER_TOEP}
-_SEAT_TEXT = re.compile(r"seat (\d+) \(.*\)", re.DOTALL)
-
-
-def refusal(err: IllegalEvent, lang: str, names: Sequence[str] = ()) -> str:
-    """The player's reason for a refused event, with its rule: "... (R4)"."""
-    text = t(lang, f"err.{err.key}", **_localized_params(err, lang, names))
-    return t(lang, "err.with_rule", text=text, rule=err.rule) if err.rule else text
-
-
-def _localized_params(err: IllegalEvent, lang: str, names: Sequence[str]) -> dict[str, object]:
-    # The engine fills some parameters with English words; turn them back into
-    # keys here (engine.errors.MOMENTS, event names, seats, cards).
-    params = dict(err.params)
-    if "moment" in params and str(params["moment"]) in _MOMENT_KEYS:
-        params["moment"] = t(lang, f"moment.{_MOMENT_KEYS[str(params['moment'])]}")
-    if err.key == "wrong_moment" and "do" in params:
-        params["do"] = t(lang, f"do.{str(params['do']).replace(' ', '_')}")
-    if "waiting" in params:
-        params["waiting"] = _waiting_name(params["waiting"], lang, names)
-    if err.key == "vuile_was_genuine_only" and str(params.get("kind")) in _KIND_KEYS:
-        params["kind"] = kind_name(_KIND_KEYS[str(params["kind"])], lang)
-    if err.key == "not_in_hand":
-        params["card"] = _card_text(str(params.get("card")), lang)
-    if err.key == "must_follow_suit":
-        cards = [_card_text(c, lang) for c in str(params.get("cards", "")).split(" or ")]
-        params["cards"] = join_list(cards, lang, "or")
-    return params
-
-
-def _waiting_name(value: object, lang: str, names: Sequence[str]) -> str:
-    if isinstance(value, int):
-        return seat_name(names, value, lang)
-    match = _SEAT_TEXT.fullmatch(str(value))
-    if match is None:
-        return str(value)
-    seat = int(match.group(1))
-    if seat < len(names):
-        return names[seat]
-    return plain(str(value)[match.start(0) + len(f"seat {seat} ("):-1])
+# --- cards by their text (hints) ---------------------------------------------------
 
 
 def _card_text(text: str, lang: str) -> str:

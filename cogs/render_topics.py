@@ -12,6 +12,14 @@ log = logging.getLogger(__name__)
 
 TOPICS = ("cards", "tricks", "toep", "vuile_was", "dead_man", "super_toep", "slate")
 
+# The topic that explains each rule a refusal can cite (engine.errors.CITABLE_RULES,
+# tables.errors.TABLE_RULES); the house rules V2 and V4 limit the toep.
+RULE_TOPICS = {
+    "R4": "tricks", "R8": "toep", "R9": "toep", "R10": "toep", "R12": "vuile_was",
+    "R13": "dead_man", "R14": "slate", "R15": "super_toep", "R16": "slate", "R19": "slate",
+    "V2": "toep", "V4": "toep",
+}
+
 
 def rules_topic(topic: str, lang: str) -> str:
     """The text of one /toep rules topic (an ephemeral message's content)."""

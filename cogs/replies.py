@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from cogs.i18n import t
-from cogs.render import refusal, timestamp
+from cogs.render import refusal, timestamp, with_rule
 from tables.errors import Refusal
 
 # Table refusal keys -> catalog keys.
@@ -49,5 +49,4 @@ def refusal_text(err: Refusal, lang: str, names: Sequence[str] = ()) -> str:
     if isinstance(until, datetime):
         params["until"] = timestamp(until, "f")
     params.setdefault("action", t(lang, "click.action_default"))
-    text = t(lang, _KEYS.get(err.key, "click.error"), **params)
-    return t(lang, "err.with_rule", text=text, rule=err.rule) if err.rule else text
+    return with_rule(t(lang, _KEYS.get(err.key, "click.error"), **params), err.rule, lang)

@@ -1,73 +1,87 @@
-"""The one error a refused event raises, and the error of a bad record."""
+"""The one error a refused event raises, and the error of a bad record.
+
+A refusal carries a rule id, a key and typed parameters (seats, cards,
+moments, numbers), never words: the bot says it in the player's language
+(locales/), the terminal game in its own words (cli/), and the replay tool
+in the English of its error lines (engine/refusal_words.py).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-# English texts of the refusal keys. The bot translates the same keys from
-# locales/; the engine's own text is for records, logs and the terminal game.
-MESSAGES: dict[str, str] = {
-    "game_over": "the game is over",
-    "no_such_seat": "there is no seat {number}",
-    "seat_out": "seat {number} is out of the game",
-    "not_in_round": "you are not in this round",
-    "not_your_turn": "it is not your turn: waiting for {waiting}",
-    "wrong_moment": "you cannot {do} now: {moment}",
-    "must_follow_suit": "you must follow suit: play {cards}",
-    "not_in_hand": "{card} is not in your hand",
-    "answer_toep_first": "answer the toep first: call or fold",
-    "last_toeper": "you made the last toep; someone else must toep first",
-    "no_toep_dead_man": "nobody may toep in a dead man's round",
-    "no_toep_super": "nobody may toep in a super toep",
-    "max_stake": "the stake may not go above {max_stake}",
-    "toep_past_limit": "this toep could put you past the limit ({marks} + {stake} > {limit})",
-    "forced_call": "you must call this toep; your call is made for you",
-    "vuile_was_barred": "you were caught bluffing and may not call vuile was again this round",
-    "vuile_was_no_cards": "the stock and the discard pile hold too few cards for a new hand",
-    "vuile_was_genuine_only": "only a genuine vuile was may be called in a {kind}",
-    "vuile_was_pending": "a vuile was call is being answered: wait for it",
-    "not_checker_turn": "it is seat {waiting}'s turn to check or believe",
-    "no_choice": "you have no choice: one more mark would put you out, so you play",
-    "already_chose": "you already chose",
-    "dead_man_plays": "a dead man always plays",
-    "already_answered": "you already answered",
-    "unknown_event": "unknown event {do!r}",
-    "bad_card": "{card!r} is not a card",
-    "missing_card": "a play needs a card",
-    "missing_seat": "this event needs a seat",
+from engine.cards import Card
+from engine.state import Phase
+
+
+@dataclass(frozen=True)
+class SeatRef:
+    """A seat named in a refusal: each renderer shows it its own way (a name)."""
+
+    seat: int
+
+
+# A parameter: a number, a key (an event name like "vuile_was", a round kind
+# like "dead_man"; or the unknown word of a record), a card, cards to choose
+# from, the moment of the game, a seat.
+Param = int | str | Card | tuple[Card, ...] | Phase | SeatRef
+
+# Every refusal key and the parameters it carries, with their types.
+REFUSALS: Mapping[str, Mapping[str, type]] = {
+    "game_over": {},
+    "no_such_seat": {"number": int},
+    "seat_out": {"who": SeatRef},
+    "not_in_round": {},
+    "not_your_turn": {"waiting": SeatRef},
+    "wrong_moment": {"do": str, "moment": Phase},
+    "must_follow_suit": {"cards": tuple},
+    "not_in_hand": {"card": Card},
+    "answer_toep_first": {},
+    "last_toeper": {},
+    "no_toep_dead_man": {},
+    "no_toep_super": {},
+    "max_stake": {"max_stake": int},
+    "toep_past_limit": {"marks": int, "stake": int, "limit": int},
+    "forced_call": {},
+    "vuile_was_barred": {},
+    "vuile_was_no_cards": {},
+    "vuile_was_genuine_only": {"kind": str},
+    "vuile_was_pending": {},
+    "not_checker_turn": {"waiting": SeatRef},
+    "no_choice": {},
+    "already_chose": {},
+    "dead_man_plays": {},
+    "already_answered": {},
+    "unknown_event": {"do": str},
+    "missing_card": {},
+    "missing_seat": {},
 }
 
-MOMENTS: dict[str, str] = {
-    "super_question": "the super toep question is open",
-    "dead_man_choice": "players are choosing to play or sit out",
-    "window": "the vuile was window is open",
-    "check": "a vuile was call is being answered",
-    "play": "it is time to play a card",
-    "toep_answer": "a toep is being answered",
-    "over": "the game is over",
-}
+# Every rule a refusal of the engine can cite (the bot explains each one).
+CITABLE_RULES = frozenset({"R4", "R8", "R9", "R10", "R12", "R13", "R14", "R15", "R16",
+                           "V2", "V4"})
 
 
 class IllegalEvent(Exception):
     """A refused event. Nothing changed. `rule` names the rule (R4, V2 ...),
-    `key` and `params` the message for the bot's locales."""
+    `seat` the seat that tried, `key` and `params` what was wrong."""
 
     def __init__(self, rule: str, key: str, seat: int | None = None,
-                 **params: object) -> None:
+                 **params: Param) -> None:
+        if rule and rule not in CITABLE_RULES:
+            raise ValueError(f"a refusal cites {rule!r}, which is not in CITABLE_RULES")
+        kinds = REFUSALS[key]
+        if set(params) != set(kinds) or not all(
+                isinstance(value, kinds[name]) for name, value in params.items()):
+            raise ValueError(f"refusal {key!r} takes {dict(kinds)}, not {params}")
         self.rule = rule
         self.key = key
         self.seat = seat
-        self.params: Mapping[str, object] = params
-        super().__init__(self.message())
-
-    def reason(self) -> str:
-        """The English reason, without the rule id."""
-        return MESSAGES[self.key].format(**self.params)
-
-    def message(self) -> str:
-        """"R4: you must follow suit: play 8H or 9H"."""
-        prefix = f"{self.rule}: " if self.rule else ""
-        return prefix + self.reason()
+        self.params: Mapping[str, Param] = params
+        # Its own text names the rule and the key only: a traceback in a log
+        # must not show the cards of a refusal (a hand is hidden).
+        super().__init__(f"{rule}: {key}" if rule else key)
 
 
 class RecordError(ValueError):

@@ -1,7 +1,8 @@
 """`Game`: the rules of docs/rules.md as a state machine.
 
-The contract (after OpenSpiel and pokerkit): `waiting()` says which seats may
-act now, `legal_events(seat)` what they may do, `verify(event)` raises an
+The contract (after OpenSpiel and pokerkit): `waiting()` says which seats the
+game waits for (public: it never hangs on a hidden card), `legal_events(seat)`
+what they may do (private to the seat), `verify(event)` raises an
 `IllegalEvent` naming the rule, `apply(event)` changes the state and returns
 the happenings in order, `over` and `winner` give the result. Forced steps
 (deals, the end of a trick, the next round, a forced call, a forced play-in)
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from engine import events as ev
 from engine.cards import DECK, Card, Rank
 from engine.chance import Chance
-from engine.errors import MOMENTS, IllegalEvent, RecordError
+from engine.errors import IllegalEvent, RecordError, SeatRef
 from engine.events import Event, Happening
 from engine.round_base import RoundBase
 from engine.rules import NextLeader, TableRules, TwoLeft
@@ -121,7 +122,10 @@ class Game:
         if phase is ANSWERING:
             return Waiting(phase, (self.toep_turn,), False)
         if phase is WINDOW:
-            return Waiting(phase, tuple(s for s in range(self.n) if self._may_call(s)), True)
+            # R12: everyone in the round is waited for, whether or not they may
+            # call: who may call hangs on hidden cards (a dead man's round, a
+            # super toep), and `legal_events(seat)` keeps that private.
+            return Waiting(phase, tuple(s for s in range(self.n) if self.in_round[s]), True)
         if phase is CHECKING:
             return Waiting(phase, (self.call_turn,), True)
         if phase is CHOOSING:
@@ -248,23 +252,22 @@ class Game:
             raise IllegalEvent("", "no_such_seat", number=seat)
         if self.out[seat]:
             raise IllegalEvent("R16" if self.forfeited[seat] else "R14", "seat_out", seat,
-                               number=seat)
+                               who=SeatRef(seat))
         if verifier is not None:
             verifier(self, seat, event)
 
     def _wrong_moment(self, do: str, seat: int | None = None) -> IllegalEvent:
-        return IllegalEvent(_RULE_OF[do], "wrong_moment", seat, do=do.replace("_", " "),
-                            moment=MOMENTS[self.phase.value])
+        return IllegalEvent(_RULE_OF[do], "wrong_moment", seat, do=do, moment=self.phase)
 
     def _not_your_turn(self, do: str, seat: int, waiting: int) -> IllegalEvent:
         return IllegalEvent(_RULE_OF[do], "not_your_turn", seat,
-                            waiting=f"seat {waiting} ({self.players[waiting]})")
+                            waiting=SeatRef(waiting))
 
     def _verify_play(self, seat: int, event: Event) -> None:
         if self.phase is ANSWERING:
-            raise IllegalEvent("R9", "answer_toep_first" if seat == self.toep_turn
-                               else "wrong_moment", seat, do="play",
-                               moment=MOMENTS["toep_answer"])
+            if seat == self.toep_turn:
+                raise IllegalEvent("R9", "answer_toep_first", seat)
+            raise IllegalEvent("R9", "wrong_moment", seat, do=ev.PLAY, moment=ANSWERING)
         if self.phase is not PLAYING:
             raise self._wrong_moment(ev.PLAY, seat)
         if seat != self.turn:
@@ -274,14 +277,14 @@ class Game:
             raise IllegalEvent("R4", "missing_card", seat)
         hand = self.hands[seat]
         if card not in hand:
-            raise IllegalEvent("R4", "not_in_hand", seat, card=card.text)
+            raise IllegalEvent("R4", "not_in_hand", seat, card=card)
         if self.table:
             led = self.table[0][1].suit
             if card.suit is not led:
                 follow = [c for c in hand if c.suit is led]
                 if follow:
-                    cards = " or ".join(c.text for c in sorted(follow))
-                    raise IllegalEvent("R4", "must_follow_suit", seat, cards=cards)
+                    raise IllegalEvent("R4", "must_follow_suit", seat,
+                                       cards=tuple(sorted(follow)))
 
     def _verify_toep(self, seat: int, event: Event) -> None:
         if self.phase is not PLAYING:
@@ -329,14 +332,13 @@ class Game:
             raise IllegalEvent("R12", "vuile_was_no_cards", seat)
         if self.kind != NORMAL and not self._genuine(seat):
             rule = "R13" if self.kind == DEAD_MAN else "R15"
-            kind = "dead man's round" if self.kind == DEAD_MAN else "super toep"
-            raise IllegalEvent(rule, "vuile_was_genuine_only", seat, kind=kind)
+            raise IllegalEvent(rule, "vuile_was_genuine_only", seat, kind=self.kind)
 
     def _verify_check(self, seat: int, event: Event) -> None:
         if self.phase is not CHECKING:
             raise self._wrong_moment(event.do, seat)
         if seat != self.call_turn:
-            raise IllegalEvent("R12", "not_checker_turn", seat, waiting=self.call_turn)
+            raise IllegalEvent("R12", "not_checker_turn", seat, waiting=SeatRef(self.call_turn))
 
     def _verify_choice(self, seat: int, event: Event) -> None:
         if self.phase is not CHOOSING:

@@ -13,6 +13,7 @@ from engine.chance import RandomChance, RecordChance
 from engine.errors import IllegalEvent, RecordError
 from engine.events import Event
 from engine.game import Game
+from engine.refusal_words import replay_line
 from engine.rules import RulesError, TableRules
 
 FORMAT = "toep-replay/1"
@@ -119,8 +120,7 @@ def replay(record: GameRecord) -> Game:
             event = parse_event(raw, game.n)
             game.apply(event)
         except IllegalEvent as err:
-            who = "" if err.seat is None else f"seat {err.seat}: "
-            raise ReplayError(index, who + err.message()) from None
+            raise ReplayError(index, replay_line(err)) from None
         except RecordError as err:
             raise ReplayError(index, str(err)) from None
     return game

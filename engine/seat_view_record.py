@@ -34,6 +34,7 @@ from engine.errors import IllegalEvent, RecordError
 from engine.events import Dealt, Happening, VuileWasOutcome
 from engine.game import Game
 from engine.record import FORMAT, ReplayError, load_record, new_game, parse_event
+from engine.refusal_words import replay_line
 from engine.views import seat_view
 
 log = logging.getLogger(__name__)
@@ -191,8 +192,7 @@ def seat_view_record(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
             hands_before = [list(h) for h in game.hands]
             happenings = game.apply(event)
         except IllegalEvent as err:
-            who = "" if err.seat is None else f"seat {err.seat}: "
-            raise ReplayError(index, who + err.message()) from None
+            raise ReplayError(index, replay_line(err)) from None
         except RecordError as err:
             raise ReplayError(index, str(err)) from None
         watcher.after(happenings, hands_before)

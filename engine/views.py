@@ -104,7 +104,8 @@ def public_view(game: Game) -> PublicView:
         hand_sizes=tuple(len(h) for h in game.hands),
         table=tuple(game.table),
         tricks=tuple(game.tricks),
-        open_hands=tuple((s, tuple(game.hands[s])) for s in range(game.n)
+        # Sorted: the order the cards were dealt in is nobody's business.
+        open_hands=tuple((s, tuple(sorted(game.hands[s]))) for s in range(game.n)
                          if game.open_hand[s] and game.hands[s]),
         barred=tuple(game.barred),
         caught=tuple(game.caught),

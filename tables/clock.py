@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from tables.log_safe import log_failure
+
 log = logging.getLogger(__name__)
 
 Callback = Callable[[], Awaitable[None]]
@@ -68,7 +70,7 @@ async def _guarded(callback: Callback) -> None:
     try:
         await callback()
     except Exception:
-        log.exception("a timer's callback failed")
+        log_failure(log, logging.ERROR, "a timer's callback failed")
 
 
 class _FakeTimer:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from engine.errors import IllegalEvent
 
+# The rules a refusal of the table (not of the engine) can cite: R19, bans.
+TABLE_RULES = frozenset({"R19"})
+
 
 class Refusal(Exception):
     """A click or command the table refuses. `key` and `params` name the
@@ -11,11 +14,14 @@ class Refusal(Exception):
 
     def __init__(self, key: str, rule: str = "", engine: IllegalEvent | None = None,
                  **params: object) -> None:
+        if rule and engine is None and rule not in TABLE_RULES:
+            raise ValueError(f"a table refusal cites {rule!r}, which is not in TABLE_RULES")
         self.key = key
         self.rule = rule
         self.engine = engine  # the engine's refusal, when it was one
         self.params = params
-        super().__init__(f"{rule + ': ' if rule else ''}{key} {params or ''}".strip())
+        # Key and rule only: its parameters may name a hidden card (see IllegalEvent).
+        super().__init__(f"{rule + ': ' if rule else ''}{key}")
 
     @classmethod
     def from_engine(cls, err: IllegalEvent) -> Refusal:

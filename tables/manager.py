@@ -13,6 +13,7 @@ from data.errors import ChannelBusyError
 from data.games import LoadedGame, Seat
 from engine.rules import TableRules
 from tables.errors import Refusal
+from tables.log_safe import log_failure
 from tables.snapshot import SeatInfo, Status
 from tables.table import Table, TableDeps, refuse_banned, seat_infos
 
@@ -91,8 +92,10 @@ class TableManager:
             else:
                 await table.resume(loaded)
         except Exception:
-            log.exception("table %s could not be restored; it stays in the database",
-                          loaded.game.id)
+            # A record error may quote the deal: its text goes to DEBUG only.
+            log_failure(log, logging.ERROR,
+                        "table %s could not be restored; it stays in the database",
+                        loaded.game.id)
             if table is not None:
                 self._forget(table)
             return None

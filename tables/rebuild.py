@@ -23,6 +23,7 @@ from engine.game import Game
 from engine.record import parse_event
 from engine.round_base import RoundBase, deal_entry
 from engine.rules import TableRules
+from tables.log_safe import log_failure
 
 log = logging.getLogger(__name__)
 
@@ -49,9 +50,9 @@ def rebuild(loaded: LoadedGame, keep: int) -> Rebuilt:
         try:
             game = _from_round_base(rules, players, deals, row.first_leader, row.seed,
                                     loaded.round_base, events, recent)
-        except Exception as err:  # a shortcut that failed: the log is the truth
-            log.warning("table %s: its round base does not fit its log (%s); "
-                        "replaying the whole log", row.id, err)
+        except Exception:  # a shortcut that failed: the log is the truth
+            log_failure(log, logging.WARNING, "table %s: its round base does not fit its "
+                        "log; replaying the whole log", row.id)
     if game is None or len(recent) < keep:  # too early in the round: the rounds before
         recent.clear()
         game = replayed(rules, players, deals, row.first_leader, row.seed, events, recent)

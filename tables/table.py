@@ -37,6 +37,7 @@ from engine.silence import everyone_silent, silent_answer
 from engine.views import public_view, seat_view
 from tables.clock import ClockSource
 from tables.errors import Refusal, TableFailure
+from tables.log_safe import log_failure
 from tables.outage import Reach
 from tables.rebuild import parsed_events, rebuild, replayed
 from tables.results import results
@@ -479,8 +480,9 @@ class Table:
         except Exception as err:
             if saving:  # the database's trouble (locked, disk full), not a bug of ours
                 log.warning("table %s: saving events from %d failed: %s", self.id, first, err)
-            else:
-                log.exception("table %s: applying events from %d failed", self.id, first)
+            else:  # a bug of ours: its text may name a card, so at DEBUG only
+                log_failure(log, logging.ERROR, "table %s: applying events from %d failed",
+                            self.id, first)
             self._roll_back(first)
             raise TableFailure(str(err)) from err
         self.chance_rows += len(rows)
@@ -549,7 +551,7 @@ class Table:
         try:
             await self.deps.listener.table_changed(self, self.snapshot(), updates, happenings)
         except Exception:
-            log.exception("table %s: the listener failed", self.id)
+            log_failure(log, logging.ERROR, "table %s: the listener failed", self.id)
         if not self.open and self.on_closed is not None:
             self.on_closed(self)  # its last state is with the listener: it may go
 
@@ -579,8 +581,6 @@ class Table:
         waiting = game.waiting()
         if not self.reachable:
             return None  # an outage: the full clock comes with `reach_changed`
-        if game.phase is Phase.WINDOW and not waiting.seats:
-            return None  # nobody can call: closed at once by the bot driver
         if not self._clock_runs(waiting.seats, waiting.window):
             return None
         return self.rules.window if waiting.window else self.clock_seconds
@@ -747,9 +747,13 @@ class Table:
                 if work is None:
                     return
                 moment, seats, window = work
-                if not window:
-                    await self.deps.clock.sleep(self.deps.config.bot_pause)
+                # The same pause before every computer decision shows, a pass in
+                # the vuile was window included: its timing must not depend on its
+                # cards, nor on how long its thinking took (the pause includes it).
+                started = self.deps.clock.now()
                 decisions = await self._decide(seats)
+                thought = (self.deps.clock.now() - started).total_seconds()
+                await self.deps.clock.sleep(max(0.0, self.deps.config.bot_pause - thought))
                 async with self.lock:
                     if (moment != self.moment or self.status is not Status.PLAYING
                             or not self.reachable):
@@ -764,7 +768,7 @@ class Table:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("table %s: a computer player failed", self.id)
+            log_failure(log, logging.ERROR, "table %s: a computer player failed", self.id)
 
     async def _wake_bots_now(self) -> None:
         self._wake_bots()
@@ -777,8 +781,7 @@ class Table:
             return None  # computers wait out an outage with everyone else
         waiting = game.waiting()
         if waiting.window and game.phase is Phase.WINDOW and set(waiting.seats) <= self.passed:
-            # Nobody can call, or all passed and closing it failed to save: close it.
-            return self.moment, [], True
+            return self.moment, [], True  # all passed, but closing it failed to save: close it
         bots = [s for s in waiting.seats if self.seats[s].is_bot and s not in self.passed]
         if not bots:
             return None
@@ -802,8 +805,10 @@ class Table:
                 await self._commit([event])
                 return
             if event is not None:
+                # Its card is the seat's secret: named at DEBUG only.
                 log.warning("table %s: computer seat %d chose an illegal %s", self.id, seat,
-                            event)
+                            event.do)
+                log.debug("table %s: the illegal event was %s", self.id, event)
             if not window:
                 legal = game.legal_events(seat)
                 await self._commit([legal[0]])

@@ -90,7 +90,7 @@ def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
     assert "99 is not on the menu." in out
     assert "0 is not on the menu." in out
     # A move off the menu is put to the engine, which names the rule.
-    assert "Not allowed: R4: you cannot play now: the vuile was window is open" in out
+    assert "Not allowed: you cannot play a card now: the vuile was window is open (R4)." in out
     assert out.count(PROMPT) == 5  # four refused answers, then end of input
 
 
@@ -158,7 +158,7 @@ def test_words_off_the_menu_are_refused_with_the_rule() -> None:
     game = two_player_check()
     event, out = ask(game, "toep\nhelp\n1\n")
     assert event == ev.act(ev.CHECK, 0)
-    assert "Not allowed: R8:" in out
+    assert "Not allowed: you cannot toep now: a vuile was call is being answered (R8)." in out
     assert "'quit' (or end of input) walks out" in out
 
 
@@ -218,3 +218,14 @@ def test_bad_arguments_give_one_line_and_exit_2(argv: list[str], words: str) -> 
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("play: error: ")
     assert words in err
+
+
+def test_a_window_with_no_call_to_make_asks_nothing() -> None:
+    """Eight players leave no stock: nobody can call, so the person is not asked."""
+    rules = TableRules(max_players=8)
+    game = Game(rules, [f"P{i}" for i in range(8)], RandomChance(random.Random(1)))
+    assert game.phase is Phase.WINDOW and 0 in game.waiting().seats
+    out = io.StringIO()
+    human = HumanPlayer(game.players, io.StringIO(""), out, game.verify)
+    assert human.decide(seat_view(game, 0)) is None  # no input read: no walk-out
+    assert "cannot call vuile was now" in out.getvalue()

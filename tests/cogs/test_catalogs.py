@@ -13,8 +13,9 @@ from cogs.i18n import placeholders, t
 from cogs.render_text import HAPPENING_TYPES, hint_text
 from cogs.render_topics import TOPICS
 from engine import events as ev
-from engine.errors import MESSAGES, MOMENTS
+from engine.errors import REFUSALS
 from engine.rules import SPECS
+from engine.state import Phase
 
 EN, NL = i18n.CATALOGS["en"], i18n.CATALOGS["nl"]
 COGS = Path(__file__).resolve().parents[2] / "cogs"
@@ -35,10 +36,10 @@ def test_no_empty_texts() -> None:
 
 
 def test_engine_refusals_have_texts() -> None:
-    for key, english in MESSAGES.items():
-        assert placeholders(EN[f"err.{key}"]) == placeholders(english), key
-    for key in MOMENTS:
-        assert f"moment.{key}" in EN
+    for key, params in REFUSALS.items():
+        assert placeholders(EN[f"err.{key}"]) == set(params), key
+    for phase in Phase:
+        assert f"moment.{phase.value}" in EN
     for do in ev.ALL_EVENTS:
         assert f"do.{do}" in EN
 

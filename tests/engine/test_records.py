@@ -103,7 +103,7 @@ def _deal_with_twice() -> list[dict[str, Any]]:
     (_with(events=[{"do": "close_window"}, {"seat": 0, "do": "play", "card": "7C"}]),
      "event 1:", "R4"),
     (_with(events=[{"do": "close_window"}, {"seat": 1, "do": "play", "card": "7C"}]),
-     "event 1:", "not your turn"),
+     "event 1:", "seat 1 is not on turn (R4): waiting for seat 0"),
     (_with(events=[{"seat": 0, "do": "play", "card": "10D"}]), "event 0:", "window"),
     (_with(events=[{"do": "close_window"}, {"do": "close_window"}]), "event 1:", "R12"),
     (_with(events=[{"do": "close_window"}, {"seat": 0, "do": "toep"}, {"seat": 1, "do": "fold"},

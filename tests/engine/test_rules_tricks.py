@@ -47,7 +47,8 @@ def test_r4_must_follow_suit() -> None:
     run(game, "close", "0 7C")
     with pytest.raises(IllegalEvent) as err:
         game.apply(event("1 7H"))
-    assert err.value.rule == "R4" and "8C" in str(err.value)
+    assert err.value.rule == "R4" and err.value.params == {"cards": (parse_card("8C"),)}
+    assert "8C" not in str(err.value)  # a logged traceback shows no hidden card
     assert game.hands[1] == cards("8C 7H 8H 9S")  # nothing changed
 
 

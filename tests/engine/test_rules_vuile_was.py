@@ -102,7 +102,9 @@ def test_r12_refused_when_stock_and_discards_hold_too_few_cards() -> None:
     with pytest.raises(IllegalEvent, match="R12") as err:
         game.apply(event("1 vuile_was"))
     assert err.value.key == "vuile_was_no_cards"
-    assert game.waiting().seats == ()
+    # R12: everyone is still waited for; nobody may call (a public fact here).
+    assert game.waiting().seats == tuple(range(8))
+    assert not any(game.legal_events(s) for s in range(8))
     run(game, "close")
     assert game.phase is Phase.PLAY
 

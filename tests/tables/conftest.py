@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import pytest
 
 from data.db import Database, connect
+from engine import events as ev
 from engine.events import Happening
 from engine.rules import TableRules
 from tables.clock import FakeClock
@@ -132,3 +133,23 @@ async def play_people(table: Table, pick: Callable[[list[Any]], Any] | None = No
         event = (pick or (lambda options: options[0]))(legal)
         await table.act(user, event.do, event.card, table.stamp)
     raise AssertionError("the game did not end")
+
+
+async def person_acts(table: Table) -> bool:
+    """The first person the game waits for (who has not passed) passes the
+    window, or plays a card (or calls, or plays in); False if there is none."""
+    game = table.game
+    assert game is not None
+    waiting = game.waiting()
+    people = [s for s in waiting.seats if not table.seats[s].is_bot and s not in table.passed]
+    if not people:
+        return False
+    user = table.seats[people[0]].user_id
+    assert user is not None
+    if waiting.window:
+        await table.act(user, "pass", stamp=table.stamp)
+        return True
+    legal = game.legal_events(people[0])
+    event = next((e for e in legal if e.do in (ev.PLAY, ev.CALL, ev.PLAY_IN)), legal[0])
+    await table.act(user, event.do, event.card, table.stamp)
+    return True

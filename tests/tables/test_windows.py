@@ -1,7 +1,7 @@
 """Clock and window paths at a live table: the super toep question (R15, R17),
 a dead man's choice on a running turn clock (R13, R16), a caller who forfeits
 in the check window (R12), the window time (V14), a window nobody can use
-(V12 with 8 players), and R18 when one of two people goes out."""
+that stays open all the same (V12 with 8 players), and R18 when one of two people goes out."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from tables.clock import FakeClock
 from tables.errors import Refusal
 from tables.manager import TableManager
 from tables.table import Table
-from tests.tables.conftest import Recorder, new_table
+from tests.tables.conftest import Recorder, new_table, person_acts
 
 
 def _game(table: Table) -> Game:
@@ -42,17 +42,7 @@ async def _play_until(table: Table, done: Callable[[Game], bool], limit: int = 2
         if done(game):
             return
         assert not game.over, "the game ended first"
-        waiting = game.waiting()
-        people = [s for s in waiting.seats
-                  if not table.seats[s].is_bot and s not in table.passed]
-        assert people, f"stuck: {game.phase} waiting for {waiting.seats}"
-        seat = people[0]
-        if waiting.window:
-            await table.act(_user(table, seat), "pass", stamp=table.stamp)
-            continue
-        legal = game.legal_events(seat)
-        event = next((e for e in legal if e.do in (ev.PLAY, ev.CALL, ev.PLAY_IN)), legal[0])
-        await table.act(_user(table, seat), event.do, event.card, table.stamp)
+        assert await person_acts(table), f"stuck: {game.phase} waiting for {game.waiting()}"
     raise AssertionError("never got there")
 
 
@@ -223,18 +213,25 @@ async def test_v14_a_private_tables_window_time(manager: TableManager, clock: Fa
 # --- a window nobody can use (V12: 8 players, no stock) ---------------------------------------
 
 
-async def test_v12_with_eight_players_the_window_closes_at_once(
+async def test_v12_with_eight_players_the_window_stays_open_for_its_time(
         manager: TableManager, clock: FakeClock) -> None:
+    """R12: the window opens in every round, also when nobody can call, and
+    closes only when its time is up or all have passed."""
     table = await new_table(manager, humans=8, bots=[], rules=TableRules(max_players=8))
     game = _game(table)
-    assert game.stock == []
+    assert game.stock == [] and not any(game.legal_events(s) for s in range(8))
     started = clock.now()
+    assert game.events == [] and game.phase is Phase.WINDOW
+    assert game.waiting().seats == tuple(range(8))
+    assert table.deadline == started + timedelta(seconds=table.rules.window)
+    await clock.advance(table.rules.window - 1)
+    assert game.phase is Phase.WINDOW
+    await clock.advance(1)
     assert game.events == [ev.act(ev.CLOSE_WINDOW)] and game.phase is Phase.PLAY
-    assert clock.now() == started
     assert table.deadline is not None
     assert table.deadline - clock.now() == timedelta(seconds=20)  # the first turn's clock
-    await _play_until(table, lambda g: g.round_number >= 2)
-    assert game.events[-1] == ev.act(ev.CLOSE_WINDOW)  # again in the next round
+    await _play_until(table, lambda g: g.round_number >= 2 and g.phase is Phase.PLAY)
+    assert game.events[-1] == ev.act(ev.CLOSE_WINDOW)  # all passed, in the next round
     assert table.deadline is not None and not game.waiting().window
 
 
