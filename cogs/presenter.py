@@ -444,6 +444,15 @@ class Presenter:
             panel.shown, panel.seen = self.panel_key(*shows), _moment(shows[0])
         self.panels[(table_id, user_id)] = panel
 
+    def told(self, table_id: int, user_id: int) -> tuple[TableSnapshot, SeatUpdate] | None:
+        """The table as it was last told to the presenter (saved), with this
+        person's seat; None before it was told anything of them."""
+        shown = self.shown.get(table_id)
+        update = None if shown is None else shown.updates.get(user_id)
+        if shown is None or shown.snap is None or update is None:
+            return None
+        return shown.snap, update
+
     def panel_key(self, snap: TableSnapshot, update: SeatUpdate) -> str:
         return f"{snap.stamp}:{snap.status.value}:{len(snap.passed)}:{update.view.legal}"
 

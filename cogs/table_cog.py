@@ -280,7 +280,10 @@ class TableCog(commands.Cog):
         if update is None or table.status is not Status.PLAYING:
             await self._say(interaction, t(lang, "click.not_started"))
             return
-        snap = table.snapshot()
+        # The table as it was last told (saved), not a move still being saved:
+        # the panel never shows what a failed save takes back, nor goes back.
+        snap, update = self.bot.presenter.told(table.id, update.user_id) or (
+            table.snapshot(), update)
         rendered = hand_panel(snap, update.view, lang, self.bot.presenter.now())
         await interaction.response.send_message(
             content=rendered.content, embed=rendered.embed or discord.utils.MISSING,

@@ -6,6 +6,7 @@ rolls the game back, and a result that cannot be saved yet is saved later."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 
 from cogs.i18n import t
 from data import games, stats
+from data.group_commit import LogWriter
 from engine.events import Event, Happening
 from engine.game import Game, Phase
 from tables.snapshot import Status
@@ -24,6 +26,7 @@ from tests.e2e.toep_world import (
     careful,
     open_private_table,
     open_world,
+    panel_button,
     reply,
     start,
 )
@@ -169,3 +172,46 @@ async def test_community_commands_and_their_buttons_answer_an_error_too(
         res = await world.forge_click("anna", f"toepboard:{world.guild.id}:0")
         assert reply(res) == t("nl", "community.error")
         _take_errors(world, "database is locked")
+
+
+async def test_a_panel_opened_during_a_save_never_shows_the_move_it_takes_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_world(tmp_path, ("anna", "bram")) as world:
+        table = await open_private_table(world, guests=("bram",))
+        await start(world)
+        await world.drive(careful, lambda t: t.game is not None and t.game.phase is Phase.PLAY
+                          and not t.game.table)
+        game = table.game
+        assert game is not None
+        mover = world.name_of(table.seats[game.turn].user_id)
+        other = "bram" if mover == "anna" else "anna"
+        choice = careful(game, game.turn)
+        assert mover is not None and choice is not None
+        panel = await world.panel(mover)
+        assert panel is not None and panel_button(panel, *choice) is not None
+
+        # The move's save hangs, then fails (the disk): meanwhile the other
+        # player opens their hand, which is not their turn yet.
+        held, release = asyncio.Event(), asyncio.Event()
+        real_append = LogWriter.append
+
+        async def hanging(self: LogWriter, *args: Any, **kwargs: Any) -> Any:
+            held.set()
+            await release.wait()
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(LogWriter, "append", hanging)
+        move = await world.fake.click(world.people[mover], panel, panel_button(panel, *choice))
+        await held.wait()
+        # Not world.panel: it would wait for the hanging click's callback too.
+        opened = (await world.fake.slash(world.people[other], world.channel, "toep hand",
+                                         {})).message
+        assert opened is not None and opened.ephemeral and opened.buttons()
+        assert [b for b in opened.buttons() if b.get("disabled") is not True
+                and str(b.get("custom_id", "")).split(":")[2] == "play"] == []
+        release.set()
+        monkeypatch.setattr(LogWriter, "append", real_append)
+        await world.settle()
+        assert reply(move) == t("en", "click.error")
+        world.logged_errors.clear()  # none: a failed save is a warning
+        assert table.game is not None and table.game.turn == world.seat(mover)

@@ -20,6 +20,7 @@ async def test_a_restart_in_the_middle_of_a_round(tmp_path: Path) -> None:
         await world.drive(careful, lambda tb: tb.game is not None and len(tb.game.table) >= 1
                           and tb.game.phase is Phase.PLAY and not tb.seats[tb.game.turn].is_bot)
         assert game.phase is Phase.PLAY
+        await table.settled()  # a computer's move in the goal above is saved and told
         message = world.table_message()
         turn = world.name_of(table.seats[game.turn].user_id)
         assert turn is not None

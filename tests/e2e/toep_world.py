@@ -219,7 +219,11 @@ class World:
 
     async def panel(self, who: str) -> Message | None:
         """Press "My hand" (or, while the table message does not show it yet,
-        run `/toep hand`); the ephemeral panel, or None if refused."""
+        run `/toep hand`); the ephemeral panel, or None if refused. A panel
+        opens on the table as last told, so a computer's move (or a closing
+        window) in flight is first saved and told."""
+        if self.bot is not None:
+            await self.bot.manager.settled()
         try:
             table: Message | None = self.table_message()
         except LookupError:
