@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -70,6 +71,11 @@ class LogWriter:
             batch, self._pending = self._pending, []
             try:
                 outcomes = await self._save(batch)
+            except sqlite3.OperationalError as err:
+                # Locked, or the disk is full: the database's trouble, not a bug of
+                # ours. Each table puts itself back and tries again; one line is enough.
+                log.warning("saving %d appends failed: %s", len(batch), err)
+                outcomes = [err] * len(batch)
             except Exception as err:  # the transaction itself failed: all of it
                 log.exception("saving %d appends failed", len(batch))
                 outcomes = [err] * len(batch)

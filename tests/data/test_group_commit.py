@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from datetime import timedelta
 
 import pytest
@@ -109,3 +110,20 @@ async def test_a_forfeit_whose_event_is_refused_is_not_saved(db: Database) -> No
         await writer.append(game.id, 4, _events(4, 1), 0, [],
                             forfeit=Forfeit(game.id, GUILD, 1, "timeout", NOW))
     assert await forfeits_in_window(db, GUILD, 1, NOW) == []
+
+
+async def test_a_full_disk_fails_the_batch_with_one_line_and_no_traceback(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = await playing(db)
+    async with db.read() as conn:  # the file may not grow: SQLITE_FULL, as on a full disk
+        (pages,), = await conn.execute_fetchall("PRAGMA page_count")
+        await conn.execute(f"PRAGMA max_page_count = {int(pages)}")
+    writer = LogWriter(db)
+    big = [{"seat": 0, "do": "toep", "n": i, "pad": "x" * 3000} for i in range(20)]
+    with pytest.raises(sqlite3.OperationalError, match="full"):
+        await writer.append(game.id, 0, big, 0, [])
+    failed = [r for r in caplog.records if r.name == "data.group_commit"]
+    assert [r.levelname for r in failed] == ["WARNING"] and failed[0].exc_info is None
+    assert "database or disk is full" in failed[0].getMessage()
+    assert not (await load_game(db, game.id)).events
