@@ -25,7 +25,9 @@ GAME_VERBS = frozenset({"play", "toep", "call", "fold", "vuile_was", "pass", "ch
                         "believe", "play_in", "sit_out", "super_yes", "super_no"})
 # "hand" opens a panel of whatever is asked now: no decision, no stamp.
 PANEL_VERBS = frozenset({"hand"})
-VERBS = LOBBY_VERBS | GAME_VERBS | PANEL_VERBS
+# Managing a table: the answers to "leave the game?" and "play again" after one.
+MANAGE_VERBS = frozenset({"walkout", "stay", "again"})
+VERBS = LOBBY_VERBS | GAME_VERBS | PANEL_VERBS | MANAGE_VERBS
 ARG_VERBS = frozenset({"addbot", "removebot", "play"})
 LEVELS = ("easy", "normal", "hard")
 MAX_SEATS = 8

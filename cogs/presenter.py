@@ -53,6 +53,7 @@ PANEL_LIFETIME = timedelta(minutes=14, seconds=30)  # tokens last 15 minutes
 PANEL_WARNING = timedelta(minutes=3)  # a panel says this long before that it will stop
 _EXPIRED = ":expired"
 REPOST_AFTER = timedelta(minutes=55)  # before Discord's hour of edits runs out
+REPOST_COOLDOWN = timedelta(seconds=10)  # /toep table again within this: no new message
 TOO_OLD_TO_EDIT = 30046  # Discord: a message older than an hour takes no more edits
 
 
@@ -91,6 +92,7 @@ class Shown:
     ping_id: int | None = None
     ping_key: str = ""
     picture_key: str = ""  # rounds done, game over: which slate picture is shown
+    repost: bool = False  # post the message anew at the next update (/toep table)
     edits: int = 0
     table: Table | None = None
     lost: bool = False  # the channel is gone, or the bot may not post there
@@ -307,7 +309,8 @@ class Presenter:
         picture = await self._picture(shown, snap, lang)
         files = [picture[0]] if picture is not None else []
         channel = self.client.get_partial_messageable(snap.channel_id)
-        stale = shown.posted_at is not None and self.now() - shown.posted_at >= REPOST_AFTER
+        stale = shown.repost or (
+            shown.posted_at is not None and self.now() - shown.posted_at >= REPOST_AFTER)
         if shown.message_id is not None and not stale:
             try:
                 await channel.get_partial_message(shown.message_id).edit(
@@ -332,7 +335,9 @@ class Presenter:
                                      view=unlistened(rendered.view) or discord.utils.MISSING,
                                      files=files or discord.utils.MISSING)
         self._posted(table_id, shown, message.id, self.now())
+        shown.repost = False
         shown.picture_key = picture[1] if picture else shown.picture_key
+        shown.ping_key = ""  # a standing ping goes below the new message, with its link
         await games.set_message(self.db, table_id, message.id)
 
     def _posted(self, table_id: int, shown: Shown, message_id: int, at: datetime) -> None:
@@ -395,11 +400,32 @@ class Presenter:
             shown.ping_key = key
             return
         lang = await self.table_lang(snap.guild_id)
-        text = " ".join(turn_ping(user, lang) for user in users)
+        text = turn_ping(users, lang, self.link(snap, shown))
         message = await channel.send(text, allowed_mentions=discord.AllowedMentions(
             users=[discord.Object(id=u) for u in users], everyone=False, roles=False))
         shown.ping_id, shown.ping_key = message.id, key
         await games.set_ping(self.db, snap.table_id, message.id)  # a restart deletes it
+
+    def link(self, snap: TableSnapshot, shown: Shown) -> str:
+        """A link to the table message (the channel's, before it is posted)."""
+        channel = self.client.get_partial_messageable(snap.channel_id, guild_id=snap.guild_id)
+        if shown.message_id is None:
+            return channel.jump_url
+        return channel.get_partial_message(shown.message_id).jump_url
+
+    async def bring_back(self, table: Table) -> str | None:
+        """Post the table message anew at the bottom of the channel (the old
+        one greyed out, as before Discord's hour of edits runs out); its link.
+        None if it was posted moments ago: asking again changes nothing."""
+        shown = self.shown.setdefault(table.id, Shown())
+        if shown.posted_at is not None and self.now() - shown.posted_at < REPOST_COOLDOWN:
+            return None
+        shown.repost = True
+        await table.announce()
+        task = shown.message_lane.task
+        if task is not None and not task.done():
+            await asyncio.wait([task])
+        return self.link(table.snapshot(), shown)
 
     def _turn_users(self, snap: TableSnapshot) -> list[int]:
         """People whose turn it is now (turns, not windows: silence is fine there)."""

@@ -54,12 +54,17 @@ def _closed_key(snap: TableSnapshot) -> str:
 
 
 def _intro(snap: TableSnapshot, lang: str) -> list[str]:
-    return [
+    lines = [
         t(lang, "lobby.intro"),
         t(lang, "lobby.host", host=f"<@{snap.host_id}>"),
         t(lang, "lobby.public" if snap.public else "lobby.private"),
         t(lang, "lobby.clock", clock=snap.rules.clock, window=snap.rules.window),
     ]
+    seated = {s.user_id for s in snap.seats}
+    waiting = sorted(u for u in snap.invited if u not in seated)
+    if waiting and not snap.public:  # mentions in an embed notify nobody
+        lines.append(t(lang, "lobby.invited", members=" ".join(f"<@{u}>" for u in waiting)))
+    return lines
 
 
 def _seats_text(snap: TableSnapshot, lang: str) -> str:

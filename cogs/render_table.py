@@ -17,6 +17,7 @@ from tables.snapshot import Clock, Status, TableSnapshot
 from .i18n import t
 from .ids import encode
 from .render_lobby import lobby_message
+from .render_manage import again_view
 from .render_text import (
     MAX_DESCRIPTION,
     MAX_FIELD_VALUE,
@@ -66,7 +67,10 @@ def table_message(snap: TableSnapshot, lang: str, now: datetime) -> Rendered:
                         inline=False)
     footer = "table.footer_over" if over else "table.footer"
     embed.set_footer(text=t(lang, footer, id=snap.table_id))
-    return Rendered(None, embed, None if over else table_view(snap, lang))
+    if not over:
+        return Rendered(None, embed, table_view(snap, lang))
+    finished = snap.status is Status.FINISHED  # not ended by an admin or for idling
+    return Rendered(None, embed, again_view(snap.table_id, lang) if finished else None)
 
 
 def table_view(snap: TableSnapshot, lang: str) -> discord.ui.View:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from .i18n import t
 from .render_text import MAX_CONTENT, clip
@@ -27,6 +28,7 @@ def rules_topic(topic: str, lang: str) -> str:
     return clip(t(lang, f"rules.{topic}"), MAX_CONTENT)
 
 
-def turn_ping(user_id: int, lang: str) -> str:
-    """A short new message that notifies a person whose turn starts."""
-    return t(lang, "ping.turn", mention=f"<@{user_id}>")
+def turn_ping(user_ids: Sequence[int], lang: str, link: str) -> str:
+    """A short new message that notifies the people whose turn starts, with a
+    link to the table message."""
+    return t(lang, "ping.turn", mention=" ".join(f"<@{u}>" for u in user_ids), link=link)

@@ -35,6 +35,9 @@ _KEYS = {
     "unknown_action": "click.forged",
     "house_rules_private": "click.house_rules_private",
     "bad_rules": "click.bad_rules",
+    "not_invited": "click.not_invited",
+    "rules_public": "click.rules_public",
+    "not_a_player": "click.not_a_player",
 }
 
 

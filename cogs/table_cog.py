@@ -4,7 +4,7 @@ answer. No rules here: the table and the engine decide; the presenter shows."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -13,27 +13,26 @@ from discord.ext import commands
 from cogs.buttons import unlistened
 from cogs.community_items import TEMPLATE as COMMUNITY_TEMPLATE
 from cogs.i18n import Lang, choice_key, command_key, lang_for_locale, option_key, t
-from cogs.ids import TEMPLATE, ForgedId, decode
+from cogs.ids import MANAGE_VERBS, TEMPLATE, ForgedId, decode
 from cogs.permissions import is_thread, missing_permissions, missing_text
 from cogs.render import hand_panel, names_of, rules_topic
 from cogs.render_topics import TOPICS
 from cogs.replies import refusal_text
+from cogs.rule_options import RULE_OPTIONS, chosen_options, public_table_rules, rules_from
 from data import games
 from data.errors import NotFoundError
-from engine.rules import RulesError, TableRules
+from engine.rules import TableRules
 from tables.errors import Refusal
 from tables.snapshot import Status
 from tables.table import Table
 
 if TYPE_CHECKING:
     from bot import ToepBot
+    from cogs.manage_cog import ManageCog
 
 log = logging.getLogger(__name__)
 
 NEW = "toep new"
-RULE_OPTIONS = ("limit", "max_stake", "folded_card_wins", "no_toep_past_limit", "next_leader",
-                "rounds", "seven_counts", "redeal_after", "dead_man", "small_players",
-                "two_left", "max_players", "clock", "window")
 
 
 def _en(key: str) -> str:
@@ -85,15 +84,13 @@ class TableCog(commands.Cog):
                   clock: app_commands.Range[int, 10, 60] | None = None,
                   window: app_commands.Range[int, 5, 30] | None = None) -> None:
         lang = lang_for_locale(interaction.locale)
-        chosen = {k: v for k, v in locals().items() if k in RULE_OPTIONS and v is not None}
+        chosen = chosen_options(locals())
         missing = missing_permissions(interaction.app_permissions,
                                       is_thread(interaction.channel))
         if missing:  # a table the bot could not show: say what it lacks
             await self._say(interaction, missing_text(missing, lang))
             return
         await self._defer(interaction)
-        if "small_players" in chosen and chosen["small_players"] == 0:
-            chosen["small_players"] = None  # 0 turns the small players ranking off
         try:
             rules = await self._rules(interaction, private, chosen)
             table = await self.manager.create(
@@ -114,13 +111,8 @@ class TableCog(commands.Cog):
             from data import guilds
 
             settings = await guilds.get_settings(self.bot.db, interaction.guild_id or 0)
-            base = dict(settings.public_rules)
-            base.pop("clock", None)  # public tables always have the 20 s clock
-            return TableRules.from_json(base)
-        try:
-            return TableRules.from_json(chosen)
-        except RulesError as err:
-            raise Refusal("bad_rules", reason=str(err)) from None
+            return public_table_rules(settings.public_rules)
+        return rules_from(chosen)
 
     @toep.command(name="invite", description=_en(command_key("toep invite", "desc")))
     @app_commands.describe(**_describe("toep invite", "member"))
@@ -131,10 +123,12 @@ class TableCog(commands.Cog):
         if table is None:
             return
         try:
-            await table.invite(interaction.user.id, member.id)
+            new = await table.invite(interaction.user.id, member.id)
         except Refusal as err:
             await self._say(interaction, refusal_text(err, lang))
             return
+        if new:
+            await self._manage().announce(table, interaction.user.id, [member.id])
         await self._say(interaction, t(lang, "reply.invited", member=member.mention))
 
     @toep.command(name="hand", description=_en(command_key("toep hand", "desc")))
@@ -151,6 +145,10 @@ class TableCog(commands.Cog):
         if table is None:
             return
         playing = table.status is Status.PLAYING
+        seat = table.seat_of(interaction.user.id)
+        if playing and seat is not None and table.game and not table.game.out[seat]:
+            await self._manage().ask_to_leave(interaction, table, lang)  # it forfeits: ask first
+            return
         try:
             await table.leave(interaction.user.id)
         except Refusal as err:
@@ -208,6 +206,9 @@ class TableCog(commands.Cog):
             log.info("a forged button id was clicked: %s", err.reason)
             await self._say(interaction, t(lang, "click.forged"))
             return
+        if button.verb in MANAGE_VERBS:
+            await self._manage().on_button(interaction, button, lang)
+            return
         table = self.manager.get(button.table_id)
         if table is None:
             await self._say(interaction, await self._gone(button.table_id, lang))
@@ -252,6 +253,13 @@ class TableCog(commands.Cog):
         return t(lang, "click.finished")
 
     # --- helpers -------------------------------------------------------------------------
+
+    def _manage(self) -> ManageCog:
+        # By name: the extension loader imports cogs.manage_cog as a module of
+        # its own, so its class is not the one an import here would see.
+        cog: Any = self.bot.get_cog("ManageCog")
+        assert cog is not None, "cogs.manage_cog is not loaded"
+        return cast("ManageCog", cog)
 
     async def _table_here(self, interaction: discord.Interaction) -> Table | None:
         table: Table | None = self.manager.in_channel(interaction.channel_id or 0)

@@ -6,7 +6,7 @@ import contextlib
 import gc
 import logging
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from data import games
 from data.errors import ChannelBusyError
@@ -48,21 +48,27 @@ class TableManager:
         return None
 
     async def create(self, *, guild_id: int, channel_id: int, host_id: int, host_name: str,
-                     public: bool, rules: TableRules) -> Table:
-        """A new lobby with the host seated. One open table per channel."""
+                     public: bool, rules: TableRules, invites: Iterable[int] = (),
+                     bots: Sequence[str] = ()) -> Table:
+        """A new lobby with the host seated (and computer players of `bots`
+        levels, and `invites` invited). One open table per channel."""
         if self.in_channel(channel_id) is not None:
             raise Refusal("channel_busy")
         if public:
             await refuse_banned(self.deps, guild_id, [(host_id, host_name)], host_id)
+        seats = [SeatInfo(0, host_id, None, host_name)] + [
+            SeatInfo(i + 1, None, level, f"Bot {i + 1}") for i, level in enumerate(bots)]
+        invited = set(invites) - {host_id}
         seed = self._rng.getrandbits(62)
         try:  # the database has the last word: two racing creates pass the check above
             row = await games.create_game(
                 self.deps.db, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                 public=public, rules=rules.to_json(), seed=seed, now=self.deps.clock.now(),
-                seats=[Seat(0, host_name, user_id=host_id)])
+                seats=[Seat(s.index, s.name, user_id=s.user_id, computer=s.level) for s in seats],
+                invites=sorted(invited))
         except ChannelBusyError:
             raise Refusal("channel_busy") from None
-        table = Table(row, [SeatInfo(0, host_id, None, host_name)], set(), self.deps)
+        table = Table(row, seats, invited, self.deps)
         self._keep(table)
         table.arm_lobby_timeout()
         return table

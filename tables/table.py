@@ -153,6 +153,12 @@ class Table:
     def clock_seconds(self) -> int:
         return self.deps.config.public_clock if self.row.public else self.rules.clock
 
+    @property
+    def forfeits_count(self) -> bool:
+        """R19: a forfeit counts toward a ban only at a public table, in a
+        game that began with two or more people."""
+        return self.row.public and self.humans_at_start >= 2
+
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats:
             if seat.user_id == user_id:
@@ -224,16 +230,48 @@ class Table:
                 raise Refusal("not_a_bot_seat", seat=seat)
             await self._save_lobby(self._without_seat(seat))
 
-    async def invite(self, user_id: int, target_id: int) -> None:
+    async def invite(self, user_id: int, target_id: int) -> bool:
+        """The host invites a member to a private lobby; True if newly invited."""
         async with self.lock:
-            self._require(Status.LOBBY)
-            self._require_host(user_id)
-            if self.row.public:
-                raise Refusal("invite_public")
-            if target_id not in self.invited:
+            self._require_private_lobby(user_id)
+            new = target_id not in self.invited
+            if new:
                 await games.add_invites(self.deps.db, self.id, [target_id])
                 self.invited.add(target_id)
             await self._notify(())
+            return new
+
+    async def uninvite(self, user_id: int, target_id: int) -> None:
+        """The host withdraws an invite; an invited member seated in the lobby
+        leaves their seat with it."""
+        async with self.lock:
+            self._require_private_lobby(user_id)
+            if target_id == self.row.host_id or target_id not in self.invited:
+                raise Refusal("not_invited")
+            await games.remove_invite(self.deps.db, self.id, target_id)
+            self.invited.discard(target_id)
+            seat = self.seat_of(target_id)
+            if seat is not None:
+                await self._save_lobby(self._without_seat(seat))
+            else:
+                await self._notify(())
+
+    async def change_rules(self, user_id: int, rules: TableRules) -> None:
+        """The host of a private lobby changes its house rules before the start."""
+        async with self.lock:
+            self._require_private_lobby(user_id, "rules_public")
+            if len(self.seats) > rules.max_players:
+                raise Refusal("table_full", max=rules.max_players)
+            await games.set_rules(self.deps.db, self.id, rules.to_json())
+            self.rules = rules
+            self.row = replace(self.row, rules=rules.to_json())
+            await self._notify(())
+
+    def _require_private_lobby(self, user_id: int, public: str = "invite_public") -> None:
+        self._require(Status.LOBBY)
+        self._require_host(user_id)
+        if self.row.public:
+            raise Refusal(public)
 
     async def cancel(self, user_id: int | None, reason: str = "cancelled") -> None:
         """The host cancels the lobby (`user_id` None: the lobby timed out)."""
@@ -410,8 +448,7 @@ class Table:
             raise Refusal("already_out")
         user_id = self.seats[seat].user_id
         counted = None
-        if self.row.public and self.humans_at_start >= 2 and user_id is not None:
-            # R19: counted only at public tables, in games with two or more people.
+        if self.forfeits_count and user_id is not None:
             counted = bans.Forfeit(self.id, self.row.guild_id, user_id,
                                    "timeout" if kind == "timeout" else "walkout",
                                    self.deps.clock.now())

@@ -148,13 +148,14 @@ async def test_a_stale_button_of_a_finished_game(tmp_path: Path) -> None:
         old = await world.panel("anna")
         assert old is not None
         await world.panel("anna")  # a newer panel: the old one is no longer refreshed
-        res = await world.slash("bram", "toep leave")  # walking out forfeits (R16)
-        assert reply(res) == t("en", "reply.walked_out")
+        question = await world.walk_out("bram")  # walking out forfeits (R16)
+        await world.fake.wait_for(lambda: question.text == t("en", "reply.walked_out"))
         assert table.status is Status.FINISHED
         game = table.game
         assert game is not None and game.winner == 0 and game.forfeited == [False, True]
         message = await world.wait_table_message("anna wins the game!")
-        assert message.buttons() == []  # a finished table shows no buttons
+        # a finished table shows no game buttons, only "play again"
+        assert [b["label"] for b in message.buttons()] == [t("en", "btn.again")]
         before = _state(table)
         custom_id = panel_button(old, "pass")
         assert custom_id is not None

@@ -34,11 +34,14 @@ async def test_a_turn_that_times_out_forfeits(tmp_path: Path) -> None:
         # Whose turn it is gets a short new message that pings them.
         def pinged() -> Message | None:
             found = [m for m in world.fake.channel_messages(world.channel)
-                     if mention in m.content and not m.buttons()]
+                     if m.content.startswith(f"{mention},") and not m.buttons()]
             return found[-1] if found else None
 
         ping = await world.fake.wait_for(pinged)
-        assert ping.text == t("en", "ping.turn", mention=mention)
+        # ... with a link to the table message
+        link = f"/channels/{world.guild.id}/{world.channel.id}/{world.table_message().id}"
+        assert ping.text.startswith(t("en", "ping.turn", mention=mention, link=""))
+        assert ping.text.endswith(link) and "https://" in ping.text
         message = await world.wait_table_message(f"{late} is to play")
         assert "<t:" in message.text  # a live Discord countdown
 

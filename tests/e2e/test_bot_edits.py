@@ -18,7 +18,6 @@ from tests.e2e.toep_world import (
     open_private_table,
     open_world,
     panel_button,
-    reply,
     start,
 )
 
@@ -51,7 +50,7 @@ async def test_the_final_state_shows_through_rate_limits_too_long_to_wait_for(
         world.fake.inject_rate_limit(
             "PATCH", f"/channels/{world.channel.id}/messages/{message.id}",
             times=3, retry_after=0.5)
-        assert reply(await world.slash("bram", "toep leave"))  # the game ends
+        await world.walk_out("bram")  # the game ends
         assert table.status is Status.FINISHED
         await world.wait_table_message("anna wins the game!")
         assert len([h for h in world.fake.rate_limit_hits]) >= 3
@@ -105,7 +104,7 @@ async def test_the_final_state_shows_after_a_storm_of_server_errors_on_edits(
         # Every edit, of the table message and of the hand panels, answers 503
         # for a while: discord.py raises, the presenter tries again later.
         world.fake.fail_edits(503, seconds=3.0)
-        assert reply(await world.slash("bram", "toep leave"))  # the game ends
+        await world.walk_out("bram")  # the game ends
         assert table.status is Status.FINISHED
         await world.wait_table_message("anna wins the game!", timeout=20.0)
         assert any(hit.status == 503 for hit in world.fake.fault_hits)

@@ -142,8 +142,8 @@ async def test_a_result_that_cannot_be_saved_is_saved_later(
         await start(world)
         locked = sqlite3.OperationalError("database is locked")
         monkeypatch.setattr(stats, "finish_game", _fail_once(stats.finish_game, locked))
-        res = await world.slash("bram", "toep leave")  # walking out ends a game of two
-        assert reply(res) == t("en", "reply.walked_out")
+        question = await world.walk_out("bram")  # walking out ends a game of two
+        await world.fake.wait_for(lambda: question.text == t("en", "reply.walked_out"))
         assert table.game is not None and table.game.over
         # Not finished in memory while the database says "playing".
         assert table.status is Status.PLAYING

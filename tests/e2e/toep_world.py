@@ -174,6 +174,15 @@ class World:
         await self.settle()
         return res
 
+    async def walk_out(self, who: str) -> Message:
+        """`/toep leave` during a game, and "Leave and forfeit" on the question
+        it asks first; the question's message (its text becomes the answer)."""
+        res = await self.slash(who, "toep leave")
+        question = (await res.wait_followups(1))[0]
+        button = next(b for b in question.buttons() if _verb(b)[0] == "walkout")
+        await self.click(who, question, str(button["custom_id"]))
+        return question
+
     async def bot_settled(self) -> None:
         """Wait until the callbacks ran, the tables have no work in hand and
         every update is shown."""

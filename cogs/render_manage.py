@@ -1,0 +1,33 @@
+"""Messages for managing a table: the question before a walk-out forfeits,
+and the "play again" button under a finished table."""
+
+from __future__ import annotations
+
+import discord
+
+from .i18n import t
+from .ids import encode
+from .render_text import MAX_LABEL, Rendered, clip
+
+
+def leave_question(table_id: int, why_free: str | None, lang: str) -> Rendered:
+    """"Leave the game?" with what it costs: a forfeit, counted toward a ban
+    unless `why_free` ("private": a private table; "alone": one person)."""
+    key = "leave.confirm.counts" if why_free is None else f"leave.confirm.{why_free}"
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label=clip(t(lang, "btn.walkout"), MAX_LABEL),
+                                    custom_id=encode(table_id, "walkout"),
+                                    style=discord.ButtonStyle.danger))
+    view.add_item(discord.ui.Button(label=clip(t(lang, "btn.stay"), MAX_LABEL),
+                                    custom_id=encode(table_id, "stay"),
+                                    style=discord.ButtonStyle.secondary))
+    return Rendered(t(lang, key), None, view)
+
+
+def again_view(table_id: int, lang: str) -> discord.ui.View:
+    """Under a finished game: a new lobby, the same people invited, the same rules."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label=clip(t(lang, "btn.again"), MAX_LABEL),
+                                    custom_id=encode(table_id, "again"),
+                                    style=discord.ButtonStyle.success))
+    return view
