@@ -9,9 +9,10 @@ Calling after a toep of stake s costs s+1 on a loss and folding costs s, so
 calling pays when the chance of winning beats 1/(s+1); the play-outs weigh
 that, jack finishes and later toeps included. Its toeps are mixed: a strong
 hand sometimes plays on quietly and a weak one sometimes toeps, so its toeps
-cannot be read. A serial toeper (one who toeps in every round, whatever it
-holds, see `habits.serial_toeper`) is called even at a small cost in marks:
-folded to, it takes every such round for nothing while the folders pay. The
+cannot be read. A serial toeper (one who toeps at its first turn of every
+round, whatever it holds, see `habits.serial_toeper`) is called even at a
+small cost in marks: folded to, it takes such rounds for nothing while the
+folders pay. The
 budget is a number of guesses, not time, so it is deterministic.
 """
 
@@ -171,6 +172,6 @@ def calls_serial(gain: float, view: SeatView) -> bool:
 
 
 def toeper_serial(view: SeatView) -> float:
-    """How likely the present toeper toeps in every round, whatever it holds."""
+    """How likely the present toeper toeps at its first turn of every round."""
     toeper = view.public.last_toeper
     return 0.0 if toeper is None else serial_toeper(habits(view)[toeper])

@@ -9,7 +9,7 @@ from collections.abc import Collection
 import pytest
 
 from engine import events as ev
-from engine.bots.habits import Habit, habits, serial_toeper
+from engine.bots.habits import Habit, early_toeps, habits, serial_toeper
 from engine.bots.hard import HardBot, toeper_serial
 from engine.bots.hints import HINT_TEXTS, hint
 from engine.cards import DECK, parse_card
@@ -72,20 +72,20 @@ def last_toep(toep_rounds: Collection[int], last_hand: str = EVEN) -> Game:
     raise AssertionError("the last toep never came")
 
 
-def test_a_round_without_a_toep_clears_a_seat_a_run_of_toeped_rounds_marks_it() -> None:
+def test_early_toeps_mark_a_seat_fast_and_a_round_without_one_clears_it() -> None:
     stranger = serial_toeper(Habit())
     assert stranger == pytest.approx(0.05)
-    assert serial_toeper(Habit(toep_rounds=1, toep_chances=1)) < 0.2  # one toep says little
-    assert serial_toeper(Habit(toep_rounds=5, toep_chances=5)) > 0.75
-    assert serial_toeper(Habit(toep_rounds=10, toep_chances=10)) > 0.99
-    assert serial_toeper(Habit(toep_rounds=3, toep_chances=6)) < stranger
-    assert serial_toeper(Habit(toep_rounds=4, toep_chances=10)) < 0.001
+    assert 0.3 < serial_toeper(Habit(early_toeps=1, toep_chances=1)) < 0.7
+    assert serial_toeper(Habit(early_toeps=2, toep_chances=2)) > 0.9
+    assert serial_toeper(Habit(early_toeps=1, toep_chances=3)) < stranger
+    assert serial_toeper(Habit(early_toeps=3, toep_chances=10)) < 0.001
 
 
-def test_the_record_counts_rounds_with_a_toep_not_toeps() -> None:
+def test_the_record_counts_rounds_with_a_toep_before_the_first_card() -> None:
     view = seat_view(last_toep(range(ROUNDS)), 1)
     record = habits(view)[0]
-    assert (record.rounds, record.toep_rounds, record.toep_chances) == (ROUNDS,) * 3
+    assert (record.rounds, record.early_toeps, record.toep_chances) == (ROUNDS,) * 3
+    assert habits(view)[1].early_toeps == 0
     assert toeper_serial(view) > 0.9
     assert toeper_serial(seat_view(last_toep({2}), 1)) < 0.01
 
@@ -105,3 +105,19 @@ def test_the_hint_says_why_it_calls_a_serial_toeper() -> None:
     assert h.params == {"seat": "0"} and "seat 0 toeps" in h.text()
     assert "call_serial_toeper" in HINT_TEXTS
     assert hint(seat_view(last_toep({2}), 1)).key == "fold_bad_odds"
+
+
+def test_only_a_toep_before_the_seat_s_first_card_counts_and_never_in_a_dead_man_s_round(
+        ) -> None:
+    c = [parse_card(t) for t in ("7H", "8H", "9H", "10H", "7S", "8S")]
+    close = ev.act(ev.CLOSE_WINDOW)
+    history = [
+        close, ev.play(1, c[0]), ev.act(ev.TOEP, 0), ev.act(ev.CALL, 1), ev.play(0, c[1]),
+        ev.act(ev.TOEP, 1),  # seat 1 has played: not early
+        close, ev.play(0, c[2]), ev.play(1, c[3]),  # a quiet round for both
+        ev.act(ev.PLAY_IN, 0), close, ev.act(ev.TOEP, 0), ev.play(0, c[4]),  # dead man's
+        close, ev.act(ev.TOEP, 1),  # the present round, as far as it went
+    ]
+    early, chances = early_toeps(history, 2)
+    assert early == [1, 1]
+    assert chances == [2, 3]
