@@ -42,9 +42,12 @@ TWO_FACTOR = 2.0
 # An answer weighs one option only, so it can afford more guesses than a play.
 ANSWER_SAMPLES = 1.0
 # The marks a call may cost on average, against a toeper that is surely
-# serial, and still be made: folding to it hands it the round for nothing and
-# teaches it that toeping always pays; calling at about even odds does not.
-SERIAL_PRICE = 0.3
+# serial, and still be made. Folded to, it takes the round for nothing while
+# each folder takes 1; heads-up against it, a call that wins with chance p
+# costs 2(1-p) and the toeper 2p. For the game (marks against the others'),
+# calling gains on it while 2 - 4p < 1, down to p = 1/4, where the call costs
+# 0.5 more than the fold.
+SERIAL_PRICE = 0.5
 
 
 SURE_GAIN = 0.25  # toep (almost) always when toeping saves more than this
