@@ -113,8 +113,9 @@ async def test_a_forfeit_whose_event_is_refused_is_not_saved(db: Database) -> No
 
 
 async def test_a_full_disk_fails_the_batch_with_one_line_and_no_traceback(
-    db: Database, caplog: pytest.LogCaptureFixture
+    sqlite_db: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
+    db = sqlite_db  # the file's size limit stands for a full disk
     game = await playing(db)
     async with db.read() as conn:  # the file may not grow: SQLITE_FULL, as on a full disk
         (pages,), = await conn.execute_fetchall("PRAGMA page_count")
