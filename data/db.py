@@ -108,6 +108,7 @@ class Database:
         async with self._lock:
             self._owner = task
             try:
+                await self._conn.ensure_open()
                 yield
             finally:
                 self._owner = None
@@ -165,11 +166,10 @@ async def connect_postgres(url: str, *, migrations_dir: Path | None = None,
     """Open the PostgreSQL database at `url` and bring its schema up to date."""
     name = shown_url(url)
     try:
-        raw = await asyncpg.connect(url, timeout=timeout_s)
+        conn = await PostgresConnection.open(url, timeout_s)
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError,
             ValueError) as error:
         raise DatabaseOpenError(f"cannot open database {name}: {error}") from error
-    conn = PostgresConnection(raw)
     try:
         await _migrate(conn, migrations_dir)
     except BaseException:

@@ -35,6 +35,7 @@ Params = Sequence[Any]
 OUTAGE_ERRORS: tuple[type[Exception], ...] = (
     sqlite3.OperationalError,
     asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,  # the server shuts down or restarts
     asyncpg.InsufficientResourcesError,
     asyncpg.InterfaceError,
     ConnectionError,
@@ -95,6 +96,11 @@ class Connection(ABC):
         shared) never overlap: a lease is taken over only between the
         fenced writes of its old holder (data/lease.py)."""
 
+    async def ensure_open(self) -> None:
+        """Before each use: reconnect if the connection was lost (a server
+        restart); a reconnect that fails raises, and the caller retries later."""
+        return None
+
     @property
     @abstractmethod
     def in_transaction(self) -> bool: ...
@@ -137,8 +143,23 @@ class SqliteConnection(Connection):
 class PostgresConnection(Connection):
     dialect = POSTGRESQL
 
-    def __init__(self, conn: asyncpg.Connection) -> None:
+    def __init__(self, conn: asyncpg.Connection, url: str, timeout_s: float) -> None:
         self.raw = conn
+        self._url = url
+        self._timeout_s = timeout_s
+        self._closed = False
+
+    @classmethod
+    async def open(cls, url: str, timeout_s: float) -> PostgresConnection:
+        return cls(await asyncpg.connect(url, timeout=timeout_s), url, timeout_s)
+
+    async def ensure_open(self) -> None:
+        # An SQLite file never goes away; a server does restart, and a bot
+        # must not need one too. Nothing is lost: whatever was not committed
+        # was refused to its caller, who tries again.
+        if self.raw.is_closed() and not self._closed:
+            log.warning("the connection to PostgreSQL was lost; connecting again")
+            self.raw = await asyncpg.connect(self._url, timeout=self._timeout_s)
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         with _pg_constraints():
@@ -165,6 +186,7 @@ class PostgresConnection(Connection):
         return bool(self.raw.is_in_transaction())
 
     async def close(self) -> None:
+        self._closed = True
         await self.raw.close()
 
 
