@@ -19,6 +19,7 @@ from data.errors import (
 )
 from data.migrate import MIGRATIONS_DIR
 from tests.data.helpers import GUILD, lobby
+from tests.pg_server import PgServer
 
 
 def tables_of(path: Path) -> set[str]:
@@ -146,10 +147,9 @@ async def test_unopenable_path_is_a_clear_error(tmp_path: Path) -> None:
         await connect(path)
 
 
-async def test_a_missing_postgres_database_is_a_clear_error(pg_url: str) -> None:
-    missing = pg_url.replace("/test_", "/no_such_", 1)
-    with pytest.raises(DatabaseOpenError, match=r"cannot open database postgresql://.*no_such_"):
-        await connect(missing)
+async def test_a_missing_postgres_database_is_a_clear_error(pg_server: PgServer) -> None:
+    with pytest.raises(DatabaseOpenError, match=r"cannot open database postgresql://.*no_such_db"):
+        await connect(pg_server.url("no_such_db"))
 
 
 async def test_an_unreachable_postgres_server_is_a_clear_error_without_the_password(
