@@ -7,6 +7,7 @@ layer can tell a storage problem from a rule refusal of the engine.
 from __future__ import annotations
 
 import logging
+import sqlite3
 
 log = logging.getLogger(__name__)
 
@@ -16,7 +17,8 @@ class DataError(Exception):
 
 
 class DatabaseOpenError(DataError):
-    """The database file cannot be opened, or is not a usable SQLite file."""
+    """The database cannot be opened: a file that is not a usable SQLite file,
+    a PostgreSQL server that cannot be reached or refuses us."""
 
 
 class DatabaseCorruptError(DatabaseOpenError):
@@ -28,6 +30,12 @@ class DatabaseCorruptError(DatabaseOpenError):
 
 class MigrationError(DataError):
     """A migration could not be applied; its transaction was rolled back."""
+
+
+class ConstraintError(DataError):
+    """A write broke a rule of the schema (a unique index, a check, an
+    append-only log); the same error on SQLite and PostgreSQL. Its text names
+    the constraint as the database did."""
 
 
 class NotFoundError(DataError):
@@ -52,3 +60,14 @@ class LogOrderError(DataError):
 
 class TransactionError(DataError):
     """Misuse of transactions, such as nesting them in one task."""
+
+
+_PASSING = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL")  # with their extended codes
+
+
+def passing_trouble(error: BaseException) -> bool:
+    """Whether `error` is the database's passing trouble, not a bug of ours:
+    locked by another connection past the busy timeout, or the disk full.
+    Trying again a little later may well work."""
+    name = getattr(error, "sqlite_errorname", "")
+    return isinstance(error, sqlite3.OperationalError) and name.startswith(_PASSING)
