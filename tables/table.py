@@ -19,7 +19,6 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from data import bans, games, stats
-from data.chance_log import ChanceLog
 from data.db import Database
 from data.games import Game as GameRow
 from data.games import LoadedGame, Seat, SeatResult
@@ -27,7 +26,6 @@ from data.group_commit import LogWriter
 from engine import events as ev
 from engine.bots import Bot, make_bot
 from engine.cards import Card
-from engine.chance import SeededChance
 from engine.errors import IllegalEvent
 from engine.events import Event, Happening
 from engine.game import Game, Phase
@@ -36,10 +34,10 @@ from engine.rules import TableRules
 from engine.silence import everyone_silent, silent_answer
 from engine.views import public_view, seat_view
 from tables.clock import ClockSource
-from tables.errors import Refusal, TableFailure
+from tables.errors import Refusal
+from tables.journal import Journal
 from tables.log_safe import log_failure
 from tables.outage import Reach
-from tables.rebuild import parsed_events, rebuild, replayed
 from tables.results import results
 from tables.save_retry import LONGEST_PAUSE, SaveTrouble
 from tables.snapshot import (
@@ -107,12 +105,9 @@ class Table:
         self.seats = list(seats)
         self.invited = invited
         self.lock = asyncio.Lock()
-        self.game: Game | None = None
-        self.chance = ChanceLog()
-        self.chance_rows = 0
+        self.journal = Journal(row.id, row.seed, deps.db, deps.writer, deps.config.recent)
         self.humans_at_start = 0
         self.passed: set[int] = set()
-        self.recent: deque[Happening] = deque(maxlen=deps.config.recent)
         self.end_reason: str | None = None
         self.clocks = TableClocks(deps.clock)
         self._trouble = SaveTrouble(deps.config.save_give_up)
@@ -123,6 +118,19 @@ class Table:
         self._bot_task: asyncio.Task[None] | None = None
 
     # --- reading --------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game | None:
+        return self.journal.game
+
+    @game.setter
+    def game(self, game: Game | None) -> None:
+        self.journal.game = game
+
+    @property
+    def recent(self) -> deque[Happening]:
+        """The last happenings, for the table message's "what happened" lines."""
+        return self.journal.recent
 
     @property
     def open(self) -> bool:
@@ -308,30 +316,20 @@ class Table:
             if all(s.is_bot for s in self.seats) and not self.deps.config.computers_only:
                 raise Refusal("need_a_person")
             await self._refuse_banned(self.seats, user_id)  # a ban may have come since
-            now = self.deps.clock.now()
-            game = Game(self.rules, [s.name for s in self.seats], SeededChance(self.row.seed))
-            chance = ChanceLog()
-            rows = chance.new_rows(game)
-            self.row = await games.start_game(
-                self.deps.db, self.id, seats=[_seat_row(s) for s in self.seats],
-                first_leader=game.first_leader, now=now, deals=rows)
-            self.game, self.chance, self.chance_rows = game, chance, len(rows)
+            self.row = await self.journal.start(
+                self.rules, [_seat_row(s) for s in self.seats], self.deps.clock.now())
             self.status = Status.PLAYING
             self._begin_play()
-            self.recent.extend(game.opening)
             self._human_acted()
-            await self._after_change(game.opening)
+            await self._after_change(self._game().opening)
 
     async def resume(self, loaded: LoadedGame) -> None:
         """After a restart: the game replayed from its log, a fresh full clock
         for the decision on hand (nobody forfeits because the bot was down)."""
         async with self.lock:
-            rebuilt = rebuild(loaded, self.deps.config.recent)
-            self.game, self.chance, self.chance_rows = (
-                rebuilt.game, rebuilt.chance, rebuilt.chance_rows)
-            self.recent.extend(rebuilt.recent)
+            game = self.journal.resume(loaded)
             self._begin_play()
-            if self.game.over:  # its result was not saved before the restart
+            if game.over:  # its result was not saved before the restart
                 await self._finish()
                 return
             self.rearm()
@@ -458,46 +456,8 @@ class Table:
 
     async def _commit(self, events: Sequence[Event],
                       forfeit: bans.Forfeit | None = None) -> None:
-        """Apply, save (events, the chance they brought and a forfeit that
-        counts toward a ban, in one transaction), and only then tell anyone.
-        Anything that fails on the way (the engine, the save) puts the table
-        back to its last saved event, so the next click is judged and saved
-        against what the database holds."""
-        game = self._game()
-        first, base = len(game.events), game.round_base
-        happenings: list[Happening] = []
-        saving = False
-        try:
-            for event in events:
-                happenings.extend(game.apply(event))
-            rows = self.chance.new_rows(game)
-            # A round these events began: its base lets a restart replay only it.
-            new_base = game.round_base.to_json() if game.round_base is not base else None
-            saving = True
-            await self.deps.writer.append(
-                self.id, first, [e.to_json() for e in game.events[first:]],
-                self.chance_rows, rows, new_base, forfeit)
-        except Exception as err:
-            if saving:  # the database's trouble (locked, disk full), not a bug of ours
-                log.warning("table %s: saving events from %d failed: %s", self.id, first, err)
-            else:  # a bug of ours: its text may name a card, so at DEBUG only
-                log_failure(log, logging.ERROR, "table %s: applying events from %d failed",
-                            self.id, first)
-            self._roll_back(first)
-            raise TableFailure(str(err)) from err
-        self.chance_rows += len(rows)
-        self.recent.extend(happenings)
-        await self._after_change(happenings)
-
-    def _roll_back(self, saved: int) -> None:
-        """Back to the first `saved` events (what the database holds), rebuilt
-        from the game's own record: the database may be what failed."""
-        record = to_record(self._game(), self.row.seed)
-        events = parsed_events(record["events"][:saved], len(record["players"]))
-        game = replayed(self.rules, record["players"], record["deals"],
-                        record["first_leader"], self.row.seed, events)
-        self.game = game
-        self.chance = ChanceLog.of(game)
+        """Apply and save (the journal), and only then tell anyone."""
+        await self._after_change(await self.journal.commit(events, forfeit))
 
     async def _after_change(self, happenings: Sequence[Happening]) -> None:
         game = self._game()
@@ -823,9 +783,7 @@ class Table:
     # --- small helpers --------------------------------------------------------------
 
     def _game(self) -> Game:
-        if self.game is None:
-            raise Refusal("not_started")
-        return self.game
+        return self.journal.in_play()
 
     async def _refuse_banned(self, seats: Sequence[SeatInfo], user_id: int) -> None:
         """R19: nobody banned from public tables plays at one, whether they
