@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -24,7 +24,7 @@ from data.games import Game as GameRow
 from data.games import LoadedGame, Seat, SeatResult
 from data.group_commit import LogWriter
 from engine import events as ev
-from engine.bots import Bot, make_bot
+from engine.bots import make_bot
 from engine.cards import Card
 from engine.errors import IllegalEvent
 from engine.events import Event, Happening
@@ -33,6 +33,7 @@ from engine.record import to_record
 from engine.rules import TableRules
 from engine.silence import everyone_silent, silent_answer
 from engine.views import public_view, seat_view
+from tables.bot_driver import BotDriver, Move
 from tables.clock import ClockSource
 from tables.errors import Refusal
 from tables.journal import Journal
@@ -114,8 +115,8 @@ class Table:
         self._reached = self.reachable
         self._reach_task: asyncio.Task[None] | None = None
         self.on_closed: Callable[[Table], None] | None = None  # the manager forgets it
-        self._bots: dict[int, Bot] = {}
-        self._bot_task: asyncio.Task[None] | None = None
+        self.driver = BotDriver(self, row.id, deps.clock, self.clocks, deps.executor,
+                                deps.config.bot_pause)
 
     # --- reading --------------------------------------------------------------------
 
@@ -334,7 +335,7 @@ class Table:
                 return
             self.rearm()
             await self._notify(())
-            self._wake_bots()
+            self.driver.wake()
 
     async def announce(self) -> None:
         """Tell the listener about the table as it is (a new or restored lobby)."""
@@ -344,8 +345,7 @@ class Table:
     def _begin_play(self) -> None:
         self.clocks.stop_lobby()
         self.humans_at_start = sum(1 for s in self.seats if not s.is_bot)
-        self._bots = {s.index: make_bot(s.level or "normal", hash((self.row.seed, s.index)))
-                      for s in self.seats if s.is_bot}
+        self.driver.seat(self.seats, self.row.seed)
 
     def _without_seat(self, seat: int) -> list[SeatInfo]:
         rest = self.seats[:seat] + self.seats[seat + 1:]
@@ -419,6 +419,21 @@ class Table:
         else:
             await self._notify(())
 
+    def live_game(self) -> Game | None:
+        """The game, while it is played and people can reach the table."""
+        game = self.game
+        if self.status is not Status.PLAYING or game is None or game.over or not self.reachable:
+            return None
+        return game
+
+    async def computer_move(self, move: Move) -> None:
+        """A computer's event, or computer seats that let the window pass."""
+        if isinstance(move, Event):
+            await self._commit([move])
+            return
+        self.passed.update(move)
+        await self._close_window_if_all_passed()
+
     async def walk_out(self, user_id: int) -> None:
         async with self.lock:
             self._require(Status.PLAYING)
@@ -467,7 +482,7 @@ class Table:
             return
         self._arm_decision_clock()
         await self._notify(happenings, new_decision=True)
-        self._wake_bots()
+        self.driver.wake()
 
     async def _finish(self) -> None:
         """Save the results. Until that succeeds the table stays "playing",
@@ -561,14 +576,8 @@ class Table:
             if lost is not None:  # nobody could have seen this clock: nobody forfeits
                 await self._abandon(lost)
                 return
-            try:
-                await self._time_out()
-            except Exception:
-                await self._try_again_later(
-                    lambda delay: self.clocks.retry_decision(delay, moment,
-                                                             self._decision_timed_out))
-                return
-            self._trouble.saved()
+            await self.step(self._time_out, lambda delay: self.clocks.retry_decision(
+                delay, moment, self._decision_timed_out))
 
     async def _time_out(self) -> None:
         game = self._game()
@@ -596,7 +605,7 @@ class Table:
 
     def _stop_timers(self) -> None:
         self.clocks.stop_all()
-        self._wake_bots()
+        self.driver.wake()
 
     # --- outages and failing saves -----------------------------------------------------
 
@@ -631,25 +640,33 @@ class Table:
                 # second or so) would edit every table twice for nothing.
                 self.clocks.arm_notice(self.deps.config.pause_notice, self._show_pause)
         if reachable:
-            self._wake_bots()
+            self.driver.wake()
 
     async def _show_pause(self) -> None:
         async with self.lock:
             if self.status is Status.PLAYING and not self.reachable:
                 await self._notify(())
 
-    async def _try_again_later(self, retry: Callable[[float], None]) -> None:
-        """A clock's or a computer's step could not be saved (the table was
-        put back): `retry(seconds)` it after a pause, or, once saves have
-        failed for too long, end the game unrated and say so."""
-        delay = self._trouble.failed(self.deps.clock.now())
-        if delay is not None:
-            log.warning("table %s: a save failed; trying again in %.1f s", self.id, delay)
-            retry(delay)
-            return
-        log.error("table %s: nothing could be saved for %s; the game ends unrated",
-                  self.id, self.deps.config.save_give_up)
-        await self._abandon("save_failed")
+    async def step(self, action: Callable[[], Awaitable[None]],
+                   retry: Callable[[float], None]) -> bool:
+        """A step the table takes on its own, a clock that ran out or a
+        computer's move (under the lock). False if it could not be saved (the
+        table was put back): `retry(seconds)` it after a pause, or, once saves
+        have failed for too long, end the game unrated and say so."""
+        try:
+            await action()
+        except Exception:
+            delay = self._trouble.failed(self.deps.clock.now())
+            if delay is not None:
+                log.warning("table %s: a save failed; trying again in %.1f s", self.id, delay)
+                retry(delay)
+                return False
+            log.error("table %s: nothing could be saved for %s; the game ends unrated",
+                      self.id, self.deps.config.save_give_up)
+            await self._abandon("save_failed")
+            return False
+        self._trouble.saved()
+        return True
 
     async def _abandon(self, reason: str) -> None:
         """End the game unrated, nobody forfeiting (under the lock), even if
@@ -675,7 +692,7 @@ class Table:
     async def settled(self) -> None:
         """Wait until the computer players have nothing left to do for now."""
         while True:
-            task = next((t for t in (self._reach_task, self._bot_task)
+            task = next((t for t in (self._reach_task, self.driver.task)
                          if t is not None and not t.done()), None)
             if task is not None:
                 await asyncio.wait([task])
@@ -688,97 +705,11 @@ class Table:
     async def close(self) -> None:
         """Stop every timer and the computer players (shutting down)."""
         self.clocks.stop_all()
-        for task in (self._bot_task, self._reach_task):
-            if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-
-    # --- computer players ---------------------------------------------------------------
-
-    def _wake_bots(self) -> None:
-        if self._bot_task is None or self._bot_task.done():
-            self._bot_task = asyncio.get_running_loop().create_task(self._drive_bots())
-
-    async def _drive_bots(self) -> None:
-        try:
-            while True:
-                work = self._bot_work()
-                if work is None:
-                    return
-                moment, seats, window = work
-                # The same pause before every computer decision shows, a pass in
-                # the vuile was window included: its timing must not depend on its
-                # cards, nor on how long its thinking took (the pause includes it).
-                started = self.deps.clock.now()
-                decisions = await self._decide(seats)
-                thought = (self.deps.clock.now() - started).total_seconds()
-                await self.deps.clock.sleep(max(0.0, self.deps.config.bot_pause - thought))
-                async with self.lock:
-                    if (moment != self.moment or self.status is not Status.PLAYING
-                            or not self.reachable):
-                        continue  # the moment passed, or an outage began: look again
-                    try:
-                        await self._apply_bot_decisions(decisions, window)
-                    except Exception:
-                        await self._try_again_later(
-                            lambda delay: self.clocks.later(delay, self._wake_bots_now))
-                        return
-                    self._trouble.saved()
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log_failure(log, logging.ERROR, "table %s: a computer player failed", self.id)
-
-    async def _wake_bots_now(self) -> None:
-        self._wake_bots()
-
-    def _bot_work(self) -> tuple[str, list[int], bool] | None:
-        game = self.game
-        if self.status is not Status.PLAYING or game is None or game.over:
-            return None
-        if not self.reachable:
-            return None  # computers wait out an outage with everyone else
-        waiting = game.waiting()
-        if waiting.window and game.phase is Phase.WINDOW and set(waiting.seats) <= self.passed:
-            return self.moment, [], True  # all passed, but closing it failed to save: close it
-        bots = [s for s in waiting.seats if self.seats[s].is_bot and s not in self.passed]
-        if not bots:
-            return None
-        return self.moment, (bots if waiting.window else bots[:1]), waiting.window
-
-    async def _decide(self, seats: list[int]) -> list[tuple[int, Event | None]]:
-        game = self._game()
-        views = [(s, seat_view(game, s)) for s in seats]
-        loop = asyncio.get_running_loop()
-
-        def run() -> list[tuple[int, Event | None]]:
-            return [(s, self._bots[s].decide(v)) for s, v in views]
-
-        return await loop.run_in_executor(self.deps.executor, run)
-
-    async def _apply_bot_decisions(self, decisions: list[tuple[int, Event | None]],
-                                   window: bool) -> None:
-        game = self._game()
-        for seat, event in decisions:
-            if event is not None and game.can(event):
-                await self._commit([event])
-                return
-            if event is not None:
-                # Its card is the seat's secret: named at DEBUG only.
-                log.warning("table %s: computer seat %d chose an illegal %s", self.id, seat,
-                            event.do)
-                log.debug("table %s: the illegal event was %s", self.id, event)
-            if not window:
-                legal = game.legal_events(seat)
-                await self._commit([legal[0]])
-                return
-            answer = silent_answer(game, seat)  # believe / no; a pass in the moment
-            if answer is not None:
-                await self._commit([answer])
-                return
-            self.passed.add(seat)
-        await self._close_window_if_all_passed()
+        await self.driver.close()
+        if self._reach_task is not None and not self._reach_task.done():
+            self._reach_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reach_task
 
     # --- small helpers --------------------------------------------------------------
 
