@@ -1,4 +1,4 @@
-"""`/toep bans` (Manage Server): who is banned from public tables (R19), with
+"""`/toep-admin bans` (Manage Server): who is banned from public tables (R19), with
 a `toepban:<guild>:<user>` button to lift each ban."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from discord.ext import commands
 from cogs.answers import replace_with, say, send_rendered
 from cogs.i18n import Lang, command_key, lang_for_locale, t
 from cogs.render_community import bans_message, mention
-from cogs.toep_group import add_to_toep, cog_of, remove_from_toep
+from cogs.toep_group import ADMIN, add_to_toep, cog_of, remove_from_toep
 from data import bans
 
 if TYPE_CHECKING:
@@ -22,8 +22,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-@app_commands.command(name="bans", description=t("en", command_key("toep bans", "desc")))
-@app_commands.default_permissions(manage_guild=True)
+@app_commands.command(name="bans", description=t("en", command_key(f"{ADMIN} bans", "desc")))
 async def bans_command(interaction: discord.Interaction) -> None:
     await cog_of(interaction, BansCog).bans(interaction)
 
@@ -63,8 +62,8 @@ class BansCog(commands.Cog):
 
 async def setup(bot: ToepBot) -> None:
     await bot.add_cog(BansCog(bot))
-    add_to_toep(bot, [bans_command])
+    add_to_toep(bot, [bans_command], ADMIN)
 
 
 async def teardown(bot: ToepBot) -> None:
-    remove_from_toep(bot, [bans_command])
+    remove_from_toep(bot, [bans_command], ADMIN)

@@ -1,5 +1,7 @@
 """`/toep help`: the commands at a glance (cogs.render_help), ephemeral, in
-the player's language; it lists whatever the /toep group holds."""
+the player's language; it lists whatever the /toep and /toep-admin groups
+hold (the admin ones marked as such, for everyone: a member who cannot use
+them learns that they exist and who can)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from discord.ext import commands
 from cogs.answers import send_rendered
 from cogs.i18n import command_key, lang_for_locale, t
 from cogs.render_help import help_message
-from cogs.toep_group import add_to_toep, remove_from_toep, toep_group
+from cogs.toep_group import ADMIN, TOEP, add_to_toep, remove_from_toep, toep_group
 
 if TYPE_CHECKING:
     from bot import ToepBot
@@ -22,7 +24,8 @@ if TYPE_CHECKING:
 async def help_command(interaction: discord.Interaction) -> None:
     lang = lang_for_locale(interaction.locale)
     bot: commands.Bot = interaction.client  # type: ignore[assignment]
-    names = [command.name for command in toep_group(bot).commands]
+    names = {group: [command.name for command in toep_group(bot, group).commands]
+             for group in (TOEP, ADMIN)}
     await send_rendered(interaction, help_message(names, lang))
 
 

@@ -1,4 +1,4 @@
-"""`/toep settings` (Manage Server): the guild's table language and the
+"""`/toep-admin settings` (Manage Server): the guild's table language and the
 house rules of its public tables, changed through the selects of the
 settings message (`toepset:<guild>:lang|pick|reset|value:<option>`)."""
 
@@ -15,7 +15,7 @@ from cogs.answers import component_values, replace_with, say, send_rendered
 from cogs.i18n import Lang, command_key, lang_for_locale, t
 from cogs.render_community import SETTING_OPTIONS, parse_value, settings_message
 from cogs.render_text import Rendered
-from cogs.toep_group import add_to_toep, cog_of, remove_from_toep
+from cogs.toep_group import ADMIN, add_to_toep, cog_of, remove_from_toep
 from data import guilds
 from engine.rules import RulesError, TableRules
 
@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-@app_commands.command(name="settings", description=t("en", command_key("toep settings", "desc")))
-@app_commands.default_permissions(manage_guild=True)
+@app_commands.command(name="settings",
+                      description=t("en", command_key(f"{ADMIN} settings", "desc")))
 async def settings_command(interaction: discord.Interaction) -> None:
     await cog_of(interaction, SettingsCog).settings(interaction)
 
@@ -97,8 +97,8 @@ class SettingsCog(commands.Cog):
 
 async def setup(bot: ToepBot) -> None:
     await bot.add_cog(SettingsCog(bot))
-    add_to_toep(bot, [settings_command])
+    add_to_toep(bot, [settings_command], ADMIN)
 
 
 async def teardown(bot: ToepBot) -> None:
-    remove_from_toep(bot, [settings_command])
+    remove_from_toep(bot, [settings_command], ADMIN)

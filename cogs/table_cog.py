@@ -1,4 +1,4 @@
-"""The `/toep` commands and every button click: parse, hand to the table,
+"""The `/toep` commands (and `/toep-admin end`) and every button click: parse, hand to the table,
 answer. No rules here: the table and the engine decide; the presenter shows."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from cogs.render import hand_panel, names_of, rules_topic
 from cogs.render_topics import TOPICS
 from cogs.replies import refusal_text
 from cogs.rule_options import RULE_OPTIONS, chosen_options, public_table_rules, rules_from
+from cogs.toep_group import ADMIN, TOEP
 from data import games
 from data.errors import NotFoundError
 from engine.rules import TableRules
@@ -52,8 +53,14 @@ OUR_TEMPLATES = (TEMPLATE, COMMUNITY_TEMPLATE)
 
 
 class TableCog(commands.Cog):
-    toep = app_commands.Group(name="toep", description=_en(command_key("toep", "desc")),
+    toep = app_commands.Group(name=TOEP, description=_en(command_key(TOEP, "desc")),
                               guild_only=True)
+    # Hidden from members without Manage Server (cogs/toep_group.py says why
+    # a group of its own); its commands check the permission again when run.
+    admin = app_commands.Group(
+        name=ADMIN, description=_en(command_key(ADMIN, "desc")), guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
+        default_permissions=discord.Permissions(manage_guild=True))
 
     def __init__(self, bot: ToepBot) -> None:
         self.bot = bot
@@ -156,8 +163,7 @@ class TableCog(commands.Cog):
             return
         await self._say(interaction, t(lang, "reply.walked_out" if playing else "reply.left"))
 
-    @toep.command(name="end", description=_en(command_key("toep end", "desc")))
-    @app_commands.default_permissions(manage_guild=True)
+    @admin.command(name="end", description=_en(command_key(f"{ADMIN} end", "desc")))
     async def end(self, interaction: discord.Interaction) -> None:
         lang = lang_for_locale(interaction.locale)
         if not interaction.permissions.manage_guild:

@@ -1,8 +1,15 @@
-"""How a feature's cog puts its commands under `/toep` and finds itself.
+"""How a feature's cog puts its commands under `/toep` or `/toep-admin` and
+finds itself.
 
-The `/toep` group belongs to the table cog (cogs.table_cog); every other
-cog adds its commands to it when loaded and takes them away when unloaded.
+Both groups belong to the table cog (cogs.table_cog); every other cog adds
+its commands to one of them when loaded and takes them away when unloaded.
 A command is a plain function that finds its cog through `cog_of`.
+
+Why two groups: Discord applies `default_permissions` (who sees a command)
+only to a top-level command or group, never to a subcommand. The commands
+for members who may manage the server live in `/toep-admin`, which carries
+Manage Server, so other members do not see them; each still checks the
+permission when it runs (a server may grant the group to anyone).
 """
 
 from __future__ import annotations
@@ -17,27 +24,33 @@ from discord.ext import commands
 CogT = TypeVar("CogT", bound=commands.Cog)
 Command = app_commands.Command[Any, Any, Any]
 
+TOEP = "toep"
+ADMIN = "toep-admin"
 
-def toep_group(bot: commands.Bot) -> app_commands.Group:
-    table_cog: Any = bot.get_cog("TableCog")
+
+def toep_group(bot: commands.Bot, name: str = TOEP) -> app_commands.Group:
+    """The loaded table cog's group `name` (TOEP or ADMIN)."""
+    table_cog = bot.get_cog("TableCog")
     if table_cog is None:
-        raise RuntimeError("the /toep commands need cogs.table_cog loaded first")
-    group = table_cog.toep
-    assert isinstance(group, app_commands.Group)
-    return group
+        raise RuntimeError(f"the /{name} commands need cogs.table_cog loaded first")
+    for group in table_cog.get_app_commands():
+        if isinstance(group, app_commands.Group) and group.name == name:
+            return group
+    raise RuntimeError(f"cogs.table_cog has no /{name} group")
 
 
-def add_to_toep(bot: commands.Bot, new: Sequence[Command]) -> None:
-    group = toep_group(bot)
+def add_to_toep(bot: commands.Bot, new: Sequence[Command], group: str = TOEP) -> None:
+    parent = toep_group(bot, group)
     for command in new:
-        group.add_command(command, override=True)
+        parent.add_command(command, override=True)
 
 
-def remove_from_toep(bot: commands.Bot, old: Sequence[Command]) -> None:
-    table_cog: Any = bot.get_cog("TableCog")
-    if table_cog is not None:
-        for command in old:
-            table_cog.toep.remove_command(command.name)
+def remove_from_toep(bot: commands.Bot, old: Sequence[Command], group: str = TOEP) -> None:
+    if bot.get_cog("TableCog") is None:
+        return  # unloaded first: its groups went with it
+    parent = toep_group(bot, group)
+    for command in old:
+        parent.remove_command(command.name)
 
 
 def cog_of(interaction: discord.Interaction, cls: type[CogT]) -> CogT:

@@ -79,16 +79,20 @@ def test_the_readme_documents_every_command_and_option(lang: str) -> None:
     here (add it to the README's table of commands, with its Dutch name)."""
     readme = _readme()
     catalog = _catalog(lang)
-    commands = re.compile(r"^cmd\.toep\.([a-z_]+)\.name$")
-    options = re.compile(r"^cmd\.toep\.([a-z_]+)\.opt\.([a-z_]+)\.name$")
+    # Both groups: /toep and /toep-admin (whose commands only admins see).
+    commands = re.compile(r"^cmd\.(toep|toep-admin)\.([a-z_-]+)\.name$")
+    options = re.compile(r"^cmd\.(toep|toep-admin)\.([a-z_-]+)\.opt\.([a-z_]+)\.name$")
     missing = []
     for key, name in catalog.items():
-        if commands.match(key) and f"/toep {name}" not in readme:
-            missing.append(f"/toep {name}")
+        if found := commands.match(key):
+            group = catalog[f"cmd.{found.group(1)}.name"]
+            if f"/{group} {name}" not in readme:
+                missing.append(f"/{group} {name}")
         if found := options.match(key):
-            command = catalog.get(f"cmd.toep.{found.group(1)}.name", found.group(1))
-            if f"`{name}`" not in readme and f"/toep {command} {name}:" not in readme:
-                missing.append(f"/toep {command} option {name}")
+            group = catalog[f"cmd.{found.group(1)}.name"]
+            command = catalog.get(f"cmd.{found.group(1)}.{found.group(2)}.name", found.group(2))
+            if f"`{name}`" not in readme and f"/{group} {command} {name}:" not in readme:
+                missing.append(f"/{group} {command} option {name}")
     assert missing == [], "the README does not document these"
 
 

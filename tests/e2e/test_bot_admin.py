@@ -1,10 +1,14 @@
-"""Admins and languages: `/toep end` for a stuck table (Manage Server only,
+"""Admins and languages: `/toep-admin end` for a stuck table (Manage Server only,
 unrated); the table message in the guild's language, ephemeral replies in the
-clicking user's language (docs/design.md, issue 5)."""
+clicking user's language (docs/design.md, issue 5); the admin commands in a
+command of their own that only members who may manage the server see
+(issue 12)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from cogs.i18n import t
 from data import games
@@ -14,6 +18,7 @@ from tests.e2e.toep_world import (
     careful,
     open_private_table,
     open_world,
+    original,
     panel_button,
     reply,
     start,
@@ -35,12 +40,12 @@ async def test_an_admin_ends_a_stuck_table_unrated(tmp_path: Path) -> None:
         assert "▶" in (await world.wait_table_message("▶")).text  # someone is on turn
 
         # A member without Manage Server is refused, whatever the client let through.
-        res = await world.slash("cara", "toep end")
+        res = await world.slash("cara", "toep-admin end")
         assert reply(res) == t("en", "click.manage_server")
         assert table.status is Status.PLAYING
 
         # anna has the Admin role (Manage Server): she is no player, and may end it.
-        res = await world.slash("anna", "toep end")
+        res = await world.slash("anna", "toep-admin end")
         assert reply(res) == t("en", "reply.ended")
         assert table.status is Status.ENDED
         assert world.bot is not None
@@ -54,7 +59,7 @@ async def test_an_admin_ends_a_stuck_table_unrated(tmp_path: Path) -> None:
         custom_id = panel_button(old, "pass")
         assert custom_id is not None
         assert reply(await world.click("bram", old, custom_id)) == t("en", "click.finished")
-        assert reply(await world.slash("anna", "toep end")) == t("en", "click.no_table")
+        assert reply(await world.slash("anna", "toep-admin end")) == t("en", "click.no_table")
         res = await world.slash("cara", "toep new")
         assert world.table().id != table.id and world.table().status is Status.LOBBY
 
@@ -81,7 +86,7 @@ async def test_the_table_speaks_the_guilds_language_and_replies_the_users(
         assert reply(res) == t("nl", "click.not_seated")
         res = await world.click_table("dave", "hand")
         assert reply(res) == t("en", "click.not_seated")
-        res = await world.slash("dave", "toep end")
+        res = await world.slash("dave", "toep-admin end")
         assert reply(res) == t("en", "click.manage_server")
 
 
@@ -92,3 +97,57 @@ async def test_an_english_guild_gets_an_english_table(tmp_path: Path) -> None:
         await world.wait_table_message(t("en", "table.title", number=1))
         anna = await world.panel("anna")
         assert anna is not None and t("nl", "hand.title") in anna.text
+
+
+MANAGE_GUILD = 0x20  # Discord's Manage Server bit
+ADMIN_COMMANDS = {"end": "beëindigen", "settings": "instellingen", "bans": "schorsingen"}
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+async def test_the_admin_commands_are_a_command_only_managers_see(
+        tmp_path: Path, lang: str) -> None:
+    """Discord hides a command from members without its default permissions
+    only on a top-level command (the fake refuses them anywhere else): the
+    bot's bulk overwrite has `/toep-admin` with Manage Server, guild only,
+    and `/toep` without those commands and open to everyone."""
+    async with open_world(tmp_path, ("anna",)) as world:
+        synced = {c["name"]: c for c in world.fake.commands()}
+        admin, toep = synced["toep-admin"], synced["toep"]
+        assert admin["default_member_permissions"] == str(MANAGE_GUILD)
+        assert admin["dm_permission"] is False and admin["contexts"] == [0]  # guilds only
+        subs = {o["name"]: o for o in admin["options"]}
+        assert set(subs) == set(ADMIN_COMMANDS)
+        if lang == "nl":
+            assert admin["name_localizations"]["nl"] == "toep-beheer"
+            assert {n: o["name_localizations"]["nl"] for n, o in subs.items()} == ADMIN_COMMANDS
+        assert toep["default_member_permissions"] is None and toep["dm_permission"] is False
+        assert not set(ADMIN_COMMANDS) & {o["name"] for o in toep["options"]}
+        assert {"new", "hand", "help", "rules"} <= {o["name"] for o in toep["options"]}
+        # The help lists them too, for admins, under their own command's name.
+        text = original(await world.slash("anna", "toep help", locale=lang)).text
+        group = "toep-beheer" if lang == "nl" else "toep-admin"
+        assert t(lang, "help.section.admin") in text
+        for name, dutch in ADMIN_COMMANDS.items():
+            assert f"/{group} {dutch if lang == 'nl' else name}`" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+async def test_a_member_who_reaches_an_admin_command_anyway_is_refused(
+        tmp_path: Path, lang: str) -> None:
+    """A server may let anyone use /toep-admin (its Integrations settings):
+    each command still checks Manage Server when it runs, and changes
+    nothing for a member without it."""
+    async with open_world(tmp_path, ("anna", "bram")) as world:
+        await world.slash("anna", "toep new")
+        await world.wait_table_message("anna")
+        table = world.table().id
+        locale = "nl" if lang == "nl" else "en-US"
+        for command, refusal in (("end", "click.manage_server"),
+                                 ("settings", "settings.not_allowed"),
+                                 ("bans", "bans.not_allowed")):
+            res = await world.slash("bram", f"toep-admin {command}", locale=locale)
+            assert reply(res) == t(lang, refusal), command
+        assert world.table().id == table and world.table().status is Status.LOBBY
+        # anna may: the same command works for her.
+        assert reply(await world.slash("anna", "toep-admin end", locale=locale)) == t(
+            lang, "reply.ended")

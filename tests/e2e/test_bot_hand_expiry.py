@@ -53,6 +53,6 @@ async def test_a_hand_panel_says_before_its_token_runs_out(tmp_path: Path, lang:
         await world.fake.wait_for(lambda: gone in panel.text)
         shown = len(panel.edits)
         edits = len(world.fake.edit_log)
-        await world.slash("anna", "toep end")  # the table changes once more
+        await world.slash("anna", "toep-admin end")  # the table changes once more
         await _changed(world, edits)
         assert len(panel.edits) == shown  # left alone once it said so

@@ -1,4 +1,4 @@
-"""`/toep help`: every /toep command at a glance, only for the asker, in
+"""`/toep help`: every /toep and /toep-admin command at a glance, only for the asker, in
 their language (the names their client shows)."""
 
 from __future__ import annotations
@@ -15,13 +15,15 @@ from tests.e2e.toep_world import open_world, original
 async def test_help_lists_every_command_in_the_players_language(
         tmp_path: Path, locale: str, lang: str) -> None:
     async with open_world(tmp_path, ("anna",)) as world:
-        toep = next(c for c in world.fake.commands() if c["name"] == "toep")
         res = await world.slash("anna", "toep help", locale=locale)
         text = original(res).text
         assert res.ephemeral and t(lang, "help.title") in text
-        group = toep["name_localizations"]["nl"] if lang == "nl" else "toep"
-        for sub in toep["options"]:
-            name = sub["name_localizations"]["nl"] if lang == "nl" else sub["name"]
-            assert f"/{group} {name}`" in text, name
-            assert t(lang, command_key(f"toep {sub['name']}", "desc")) in text
+        groups = [c for c in world.fake.commands() if c["name"] in ("toep", "toep-admin")]
+        assert len(groups) == 2  # the admin commands are listed too
+        for command in groups:
+            group = command["name_localizations"]["nl"] if lang == "nl" else command["name"]
+            for sub in command["options"]:
+                name = sub["name_localizations"]["nl"] if lang == "nl" else sub["name"]
+                assert f"/{group} {name}`" in text, name
+                assert t(lang, command_key(f"{command['name']} {sub['name']}", "desc")) in text
         assert t(lang, "btn.hand") in text

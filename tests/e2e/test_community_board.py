@@ -229,12 +229,12 @@ def _assert_no_hidden_cards(export: dict[str, Any], seat: int) -> None:
 
 async def test_settings_changed_by_an_admin_refused_to_a_member(world: World) -> None:
     guild = world.guild.id
-    res = await world.slash("bram", "toep settings")
+    res = await world.slash("bram", "toep-admin settings")
     assert res.ephemeral and "Only members who may manage the server" in original(res).text
-    res = await world.slash("bram", "toep bans", locale="nl")
+    res = await world.slash("bram", "toep-admin bans", locale="nl")
     assert "Alleen leden die de server mogen beheren" in original(res).text
 
-    res = await world.slash("anna", "toep settings")
+    res = await world.slash("anna", "toep-admin settings")
     panel = original(res)
     assert res.ephemeral and "House rules of public tables" in panel.text
     assert "V1: out at 15 marks" in panel.text and "20 s" in panel.text
@@ -264,7 +264,7 @@ async def test_settings_changed_by_an_admin_refused_to_a_member(world: World) ->
     await world.wait_table_message("Meedoen")
     assert world.table().rules.limit == 10
     # in Dutch, and back to the standard rules
-    res = await world.slash("anna", "toep settings", locale="nl")
+    res = await world.slash("anna", "toep-admin settings", locale="nl")
     panel = original(res)
     assert "Huisregels van openbare tafels" in panel.text
     await world.fake.click(people, panel, f"toepset:{guild}:reset", locale="nl")
@@ -292,7 +292,7 @@ async def test_bans_listed_and_lifted(world: World) -> None:
                                   kind="walkout", at=now - timedelta(hours=3 - i))
     assert await bans.active_ban(db, guild, bram, now) is not None
 
-    res = await world.slash("anna", "toep bans")
+    res = await world.slash("anna", "toep-admin bans")
     panel = original(res)
     assert f"<@{bram}>" in panel.text and "until" in panel.text and "R19" in panel.text
     button = panel.button(label="Lift ban 1")
@@ -317,7 +317,7 @@ async def test_bans_listed_and_lifted(world: World) -> None:
     await world.fake.wait_for(lambda: "is lifted" in panel.text)
     assert "Nobody is banned" in panel.text and panel.buttons() == []
     assert await bans.active_ban(db, guild, bram, datetime.now(UTC)) is None
-    res = await world.slash("anna", "toep bans", locale="nl")
+    res = await world.slash("anna", "toep-admin bans", locale="nl")
     assert "Niemand is geschorst" in original(res).text
     await world.click_table("bram", "join")
     await world.fake.wait_for(lambda: world.table().seat_of(bram) is not None)
@@ -333,8 +333,9 @@ async def _three_games(world: World) -> list[int]:
 
 
 async def test_commands_sync_in_both_languages(world: World) -> None:
-    toep = next(c for c in world.fake.commands() if c["name"] == "toep")
-    subs = {o["name"]: o for o in toep["options"]}
+    synced = world.fake.commands()
+    subs = {o["name"]: o for c in synced if c["name"] in ("toep", "toep-admin")
+            for o in c["options"]}
     for name, dutch in (("leaderboard", "ranglijst"), ("stats", "statistieken"),
                         ("history", "geschiedenis"), ("learn", "leer-toepen"),
                         ("settings", "instellingen"), ("bans", "schorsingen")):

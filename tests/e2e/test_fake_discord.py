@@ -26,6 +26,7 @@ from tests.e2e.fake_discord import (
     RateLimitConfig,
     User,
 )
+from tests.e2e.fake_discord.commands import command_problems
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 MANAGE_GUILD = 0x20
@@ -522,3 +523,20 @@ async def test_a_message_older_than_an_hour_takes_no_edit_30046() -> None:
             refused = await session.patch(edit_url, json={"content": "c"}, headers=headers)
             assert refused.status == 400 and (await refused.json())["code"] == 30046
         assert fake.store.messages[int(posted["id"])].content == "b" and fake.errors == []
+
+
+def test_who_may_see_a_command_is_set_on_a_top_level_command_only() -> None:
+    """Discord reads default_member_permissions (and where a command may be
+    used) on a top-level command only; on a subcommand it would hide nothing."""
+    sub = {"name": "end", "description": "End", "type": 1}
+    group = {"name": "toep", "description": "Toep", "options": [sub],
+             "default_member_permissions": "32", "dm_permission": False}
+    assert command_problems([group]) == []
+    hidden_sub = {**group, "default_member_permissions": None,
+                  "options": [{**sub, "default_member_permissions": "32"}]}
+    assert command_problems([hidden_sub]) == [
+        "toep end: default_member_permissions is only allowed on a top-level command"]
+    assert command_problems([{**group, "options": [{**sub, "dm_permission": False}]}]) == [
+        "toep end: dm_permission is only allowed on a top-level command"]
+    assert command_problems([{**group, "default_member_permissions": "manage"}]) == [
+        "toep: default_member_permissions must be a permission bit set"]

@@ -48,6 +48,12 @@ LOCALES = frozenset(
 _NAME = re.compile(r"^[-_'\w]{1,32}$")
 
 
+# Who may see and use a command, and where: Discord reads these on a
+# top-level command only. On a subcommand (group) it has no such field, so
+# a bot that puts them there hides nothing: refused here, not ignored.
+TOP_LEVEL_ONLY = ("default_member_permissions", "dm_permission", "contexts")
+
+
 def command_problems(commands: Any) -> list[str]:
     if not isinstance(commands, list):
         return ["body must be a list of commands"]
@@ -55,8 +61,22 @@ def command_problems(commands: Any) -> list[str]:
         return [f"{len(commands)} commands, at most 100"]
     problems: list[str] = []
     for command in commands:
-        problems += _problems(command, str(command.get("name")), chat=command.get("type", 1) == 1)
+        where = str(command.get("name"))
+        problems += _permission_problems(command, where)
+        problems += _problems(command, where, chat=command.get("type", 1) == 1)
     return problems
+
+
+def _permission_problems(command: Json, where: str) -> list[str]:
+    allowed = command.get("default_member_permissions")
+    if allowed is not None and not str(allowed).isdigit():
+        return [f"{where}: default_member_permissions must be a permission bit set"]
+    return []
+
+
+def _nested_problems(option: Json, where: str) -> list[str]:
+    return [f"{where}: {key} is only allowed on a top-level command"
+            for key in TOP_LEVEL_ONLY if key in option]
 
 
 def _problems(item: Json, where: str, *, chat: bool) -> list[str]:
@@ -77,7 +97,9 @@ def _problems(item: Json, where: str, *, chat: bool) -> list[str]:
     if required != sorted(required, reverse=True):
         problems.append(f"{where}: required options must come before optional ones")
     for option in options:
-        problems += _problems(option, f"{where} {option.get('name')}", chat=True)
+        inner = f"{where} {option.get('name')}"
+        problems += _nested_problems(option, inner)
+        problems += _problems(option, inner, chat=True)
     return problems
 
 
@@ -90,7 +112,6 @@ def register(
     for command in commands:
         kind = command.get("type", 1)
         entry: Json = {
-            "default_member_permissions": None,
             "dm_permission": True,
             "nsfw": False,
             "contexts": None,
@@ -98,6 +119,8 @@ def register(
             "options": [],
             **command,
             "id": known.get((command["name"], kind)) or str(ids.next()),
+            # Discord answers a permission bit set as a string, whatever was sent.
+            "default_member_permissions": _bits(command.get("default_member_permissions")),
             "application_id": str(app_id),
             "type": kind,
             "version": str(ids.next()),
@@ -106,3 +129,7 @@ def register(
             entry["guild_id"] = str(guild_id)
         stored.append(entry)
     return stored
+
+
+def _bits(value: Any) -> str | None:
+    return None if value is None else str(value)
