@@ -15,11 +15,11 @@ from collections import deque
 from collections.abc import Sequence
 from datetime import datetime
 
-from data import bans, games
+from data import bans, games, stats
 from data.chance_log import ChanceLog
 from data.db import Database
 from data.games import Game as GameRow
-from data.games import LoadedGame, Seat
+from data.games import LoadedGame, Seat, SeatResult
 from data.group_commit import LogWriter
 from engine.chance import SeededChance
 from engine.events import Event, Happening
@@ -29,6 +29,8 @@ from engine.rules import TableRules
 from tables.errors import Refusal, TableFailure
 from tables.log_safe import log_failure
 from tables.rebuild import parsed_events, rebuild, replayed
+from tables.results import results
+from tables.snapshot import SeatInfo
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +100,22 @@ class Journal:
         self._chance_rows += len(rows)
         self.recent.extend(happenings)
         return happenings
+
+    async def save_result(self, seats: Sequence[SeatInfo], rated: bool, now: datetime) -> None:
+        """The finished game's places and each person's figures."""
+        game = self.in_play()
+        outcome = results(to_record(game, self.seed))
+        seat_results = [SeatResult(s, outcome.marks[s], outcome.places[s], outcome.forfeited[s],
+                                   outcome.forfeit_order[s]) for s in range(game.n)]
+        deltas = {info.user_id: outcome.stats[info.index] for info in seats
+                  if info.user_id is not None}
+        await stats.finish_game(self._db, self.table_id, seat_results, deltas, rated, now)
+
+    async def save_end(self, now: datetime) -> None:
+        """The game ended unrated, before its end: the marks as they stood."""
+        game = self.in_play()
+        marks = [SeatResult(s, game.marks[s], None, game.forfeited[s]) for s in range(game.n)]
+        await games.end_game(self._db, self.table_id, now, marks)
 
     def _roll_back(self, saved: int) -> None:
         """Back to the first `saved` events (what the database holds), rebuilt

@@ -107,3 +107,11 @@ async def test_a_resumed_journal_holds_the_saved_game_and_its_last_happenings(
     game = again.resume(await games.load_game(db, journal.table_id))
     assert game.events == journal.in_play().events and again.in_play() is game
     assert list(again.recent) == list(journal.recent)
+
+
+async def test_an_unrated_end_keeps_the_marks_as_they_stood(db: Database) -> None:
+    journal = await _journal(db, Writer(db))
+    await journal.start(TableRules(), SEATS, NOW)
+    await journal.save_end(NOW)
+    loaded = await games.load_game(db, journal.table_id)
+    assert loaded.game.status == "ended" and loaded.game.finished_at == NOW
