@@ -1,11 +1,13 @@
 """One live table: the face the cogs, the manager and the presenter see.
 
-It holds the table's lock, play (acts, windows, forfeits) and the end, and
-tells its listener after every change. The rest is done by pieces it holds,
-each behind a small interface: the lobby (tables/lobby.py), the journal that
-saves and rolls back (tables/journal.py), the clocks (tables/timekeeper.py)
-and the computer players (tables/bot_driver.py). Those that call back into
-the table do so through the protocols they declare (`Timed`, `Driven`).
+It holds the table's lock and status, starts and ends the game, and tells
+its listener after every change. The rest is done by pieces it holds, each
+behind a small interface: the lobby (tables/lobby.py), the journal that
+saves and rolls back (tables/journal.py), play (tables/play.py), the clocks
+(tables/timekeeper.py), the computer players (tables/bot_driver.py) and the
+retries of failed saves (tables/save_retry.py). Those that call back into
+the table do so through the protocols they declare (`Played`, `Timed`,
+`Driven`).
 
 Every change happens under the table's lock, so two clicks that race are
 applied one after the other and the second is judged against the new state.
@@ -27,18 +29,17 @@ from data.games import Game as GameRow
 from data.games import LoadedGame
 from engine import events as ev
 from engine.cards import Card
-from engine.errors import IllegalEvent
 from engine.events import Event, Happening
-from engine.game import Game, Phase
+from engine.game import Game
 from engine.rules import TableRules
-from engine.silence import everyone_silent, silent_answer
 from engine.views import public_view, seat_view
 from tables.bot_driver import BotDriver, Move
 from tables.errors import Refusal
 from tables.journal import Journal
 from tables.lobby import Lobby, seat_row
 from tables.log_safe import log_failure
-from tables.save_retry import LONGEST_PAUSE, SaveTrouble
+from tables.play import Play
+from tables.save_retry import Retries
 from tables.snapshot import (
     Clock,
     SeatInfo,
@@ -72,13 +73,14 @@ class Table:
         self.lock = asyncio.Lock()
         self.journal = Journal(row.id, row.seed, deps.db, deps.writer, deps.config.recent)
         self.humans_at_start = 0
-        self.passed: set[int] = set()
         self.end_reason: str | None = None
-        self._trouble = SaveTrouble(deps.config.save_give_up)
+        self.on_closed: Callable[[Table], None] | None = None  # the manager forgets it
+        # The pieces: each gets only what it needs (the clocks' timers are shared).
         self.time = Timekeeper(self, row.id, deps.clock, deps.config, row.created_at)
         self.clocks = self.time.clocks
-        self.on_closed: Callable[[Table], None] | None = None  # the manager forgets it
-        self.driver = BotDriver(self, row.id, deps.clock, self.time.clocks, deps.executor,
+        self.retries = Retries(row.id, deps.config.save_give_up, deps.clock, self.clocks)
+        self.play = Play(self, self.journal, row.guild_id, deps.clock)
+        self.driver = BotDriver(self, row.id, deps.clock, self.clocks, deps.executor,
                                 deps.config.bot_pause)
 
     # --- reading --------------------------------------------------------------------
@@ -102,6 +104,15 @@ class Table:
     @property
     def rules(self) -> TableRules:
         return self.lobby.rules
+
+    @property
+    def passed(self) -> set[int]:
+        """The seats that let the open window pass."""
+        return self.play.passed
+
+    @passed.setter
+    def passed(self, seats: set[int]) -> None:
+        self.play.passed = seats
 
     @property
     def recent(self) -> deque[Happening]:
@@ -176,7 +187,7 @@ class Table:
         async with self.lock:
             seat = self._seat(user_id)
             if self.status is Status.PLAYING:
-                await self._forfeit(seat, "walkout")
+                await self.play.forfeit(seat, "walkout")
                 return
             self._require(Status.LOBBY)
             await self.lobby.leave(seat)
@@ -269,6 +280,7 @@ class Table:
         self.clocks.stop_lobby()
         self.humans_at_start = sum(1 for s in self.seats if not s.is_bot)
         self.driver.seat(self.seats, self.row.seed)
+        self.play.begin(self.seats, self.forfeits_count)
 
     # --- playing ----------------------------------------------------------------------
 
@@ -283,40 +295,7 @@ class Table:
             if verb not in GAME_VERBS:
                 raise Refusal("unknown_action", verb=verb)
             self.time.human_acted()
-            if verb == "pass":
-                await self._pass(seat)
-                return
-            event = ev.play(seat, card) if verb == ev.PLAY and card else ev.act(verb, seat)
-            await self._apply_checked(event)
-
-    async def _apply_checked(self, event: Event) -> None:
-        game = self._game()
-        try:
-            game.verify(event)
-        except IllegalEvent as err:
-            raise Refusal.from_engine(err) from None
-        await self._commit([event])
-
-    async def _pass(self, seat: int) -> None:
-        """Silence from one seat in a window; all silent closes it (R17)."""
-        game = self._game()
-        waiting = game.waiting()
-        if not waiting.window or seat not in waiting.seats:
-            raise Refusal("nothing_to_pass")
-        answer = silent_answer(game, seat)
-        if answer is not None:
-            await self._commit([answer])
-        else:
-            self.passed.add(seat)
-            await self._close_window_if_all_passed()
-
-    async def _close_window_if_all_passed(self) -> None:
-        game = self._game()
-        waiting = game.waiting()
-        if game.phase is Phase.WINDOW and set(waiting.seats) <= self.passed:
-            await self._commit([ev.act(ev.CLOSE_WINDOW)])
-        else:
-            await self._notify(())
+            await self.play.act(seat, verb, card)
 
     def live_game(self) -> Game | None:
         """The game, while it is played and people can reach the table."""
@@ -326,17 +305,12 @@ class Table:
         return game
 
     async def computer_move(self, move: Move) -> None:
-        """A computer's event, or computer seats that let the window pass."""
-        if isinstance(move, Event):
-            await self._commit([move])
-            return
-        self.passed.update(move)
-        await self._close_window_if_all_passed()
+        await self.play.computer_move(move)
 
     async def walk_out(self, user_id: int) -> None:
         async with self.lock:
             self._require(Status.PLAYING)
-            await self._forfeit(self._seat(user_id), "walkout")
+            await self.play.forfeit(self._seat(user_id), "walkout")
 
     async def end(self, reason: str = "admin") -> None:
         """An admin ends the table, or nobody acted for too long: unrated,
@@ -353,22 +327,10 @@ class Table:
             self._stop_timers()
             await self._notify(())
 
-    async def _forfeit(self, seat: int, kind: str) -> None:
-        game = self._game()
-        if game.out[seat]:
-            raise Refusal("already_out")
-        user_id = self.seats[seat].user_id
-        counted = None
-        if self.forfeits_count and user_id is not None:
-            counted = bans.Forfeit(self.id, self.row.guild_id, user_id,
-                                   "timeout" if kind == "timeout" else "walkout",
-                                   self.deps.clock.now())
-        await self._commit([ev.act(ev.FORFEIT, seat)], counted)
-
     # --- write-ahead ------------------------------------------------------------------
 
-    async def _commit(self, events: Sequence[Event],
-                      forfeit: bans.Forfeit | None = None) -> None:
+    async def commit(self, events: Sequence[Event],
+                     forfeit: bans.Forfeit | None = None) -> None:
         """Apply and save (the journal), and only then tell anyone."""
         await self._after_change(await self.journal.commit(events, forfeit))
 
@@ -388,19 +350,11 @@ class Table:
         is tried again after a growing pause, and a restart finishes it too."""
         self._stop_timers()
         rated = self.row.public and self.humans_at_start >= 2
-        try:
-            await self.journal.save_result(self.seats, rated, self.deps.clock.now())
-        except Exception as err:
-            # Nothing is lost meanwhile (the events are saved): it never gives up.
-            delay = self._trouble.failed(self.deps.clock.now()) or LONGEST_PAUSE
-            log.warning("table %s: saving the result failed (%s); trying again in %.1f s",
-                        self.id, err, delay)
-            self.clocks.later(delay, self._retry_finish)
-            await self._notify(tuple(self.recent)[-1:])  # the last move shows meanwhile
-            return
-        self._trouble.saved()
-        self.status = Status.FINISHED
-        await self._notify(tuple(self.recent)[-1:])
+        if await self.retries.until_saved(
+                lambda: self.journal.save_result(self.seats, rated, self.deps.clock.now()),
+                "the result", self._retry_finish):
+            self.status = Status.FINISHED
+        await self._notify(tuple(self.recent)[-1:])  # the last move (meanwhile: unsaved)
 
     async def _retry_finish(self) -> None:
         async with self.lock:
@@ -435,19 +389,7 @@ class Table:
         if lost is not None:  # nobody could have seen this clock: nobody forfeits
             await self._abandon(lost)
             return
-        await self.step(self._time_out, retry)
-
-    async def _time_out(self) -> None:
-        game = self._game()
-        waiting = game.waiting()
-        if waiting.window:
-            await self._commit([everyone_silent(game)])
-            return
-        # R16: everyone the turn waited for whose time ran out forfeits.
-        for seat in waiting.seats:
-            if (not self.seats[seat].is_bot and not game.over
-                    and seat in game.waiting().seats):
-                await self._forfeit(seat, "timeout")
+        await self.step(self.play.time_out, retry)
 
     def rearm(self) -> None:
         """After a restart or an outage: the decision on hand gets a fresh, full clock."""
@@ -475,23 +417,14 @@ class Table:
     async def step(self, action: Callable[[], Awaitable[None]],
                    retry: Callable[[float], None]) -> bool:
         """A step the table takes on its own, a clock that ran out or a
-        computer's move (under the lock). False if it could not be saved (the
-        table was put back): `retry(seconds)` it after a pause, or, once saves
-        have failed for too long, end the game unrated and say so."""
-        try:
-            await action()
-        except Exception:
-            delay = self._trouble.failed(self.deps.clock.now())
-            if delay is not None:
-                log.warning("table %s: a save failed; trying again in %.1f s", self.id, delay)
-                retry(delay)
-                return False
-            log.error("table %s: nothing could be saved for %s; the game ends unrated",
-                      self.id, self.deps.config.save_give_up)
-            await self._abandon("save_failed")
-            return False
-        self._trouble.saved()
-        return True
+        computer's move (under the lock); False if it could not be saved
+        (tables/save_retry.py). Saves that fail for too long end the game."""
+        return await self.retries.step(action, retry, self._save_failed)
+
+    async def _save_failed(self) -> None:
+        log.error("table %s: nothing could be saved for %s; the game ends unrated",
+                  self.id, self.deps.config.save_give_up)
+        await self._abandon("save_failed")
 
     async def _abandon(self, reason: str) -> None:
         """End the game unrated, nobody forfeiting (under the lock), even if
@@ -502,13 +435,8 @@ class Table:
         await self._save_end()
 
     async def _save_end(self) -> None:
-        try:
-            await self.journal.save_end(self.deps.clock.now())
-        except Exception as err:
-            delay = self._trouble.failed(self.deps.clock.now()) or LONGEST_PAUSE
-            log.warning("table %s: saving its end failed (%s); trying again in %.1f s",
-                        self.id, err, delay)
-            self.clocks.later(delay, self._save_end)
+        await self.retries.until_saved(lambda: self.journal.save_end(self.deps.clock.now()),
+                                       "its end", self._save_end)
 
     async def settled(self) -> None:
         """Wait until the computer players have nothing left to do for now."""
