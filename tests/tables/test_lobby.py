@@ -20,33 +20,33 @@ HOST = SeatInfo(0, 1, None, "Host")
 
 
 async def _lobby(db: Database, clock: FakeClock, *, public: bool = False,
-                 rules: TableRules | None = None) -> Lobby:
+                 rules: TableRules | None = None) -> tuple[Lobby, int]:
     row = await games.create_game(db, guild_id=10, channel_id=20, host_id=1, public=public,
                                   rules=(rules or TableRules()).to_json(), seed=0,
                                   now=clock.now(), seats=[])
     lobby = Lobby(row, [], set(), db, clock)
     await lobby.join(1, "Host")
-    return lobby
+    return lobby, row.id
 
 
-async def _saved(db: Database) -> list[SeatInfo]:
-    """The seats the database holds for the lobby (the first game created)."""
-    return seat_infos(await games.load_game(db, 1))
+async def _saved(db: Database, table_id: int) -> list[SeatInfo]:
+    """The seats the database holds for the lobby."""
+    return seat_infos(await games.load_game(db, table_id))
 
 
 async def test_seats_are_saved_and_renumbered_when_one_leaves(
         db: Database, clock: FakeClock) -> None:
-    lobby = await _lobby(db, clock)
+    lobby, table_id = await _lobby(db, clock)
     await lobby.invite(1, 2)
     await lobby.join(2, "Anna")
     await lobby.add_bot(1, "easy")
     await lobby.leave(lobby.seat_of(2) or 0)
     assert [(s.index, s.name) for s in lobby.seats] == [(0, "Host"), (1, "Bot 1")]
-    assert await _saved(db) == lobby.seats
+    assert await _saved(db, table_id) == lobby.seats
 
 
 async def test_a_private_lobby_seats_only_the_invited(db: Database, clock: FakeClock) -> None:
-    lobby = await _lobby(db, clock)
+    lobby, table_id = await _lobby(db, clock)
     with pytest.raises(Refusal, match="invited_only"):
         await lobby.join(2, "Anna")
     with pytest.raises(Refusal, match="host_only"):
@@ -55,12 +55,12 @@ async def test_a_private_lobby_seats_only_the_invited(db: Database, clock: FakeC
     await lobby.join(2, "Anna")
     await lobby.uninvite(1, 2)  # an invited member leaves their seat with the invite
     assert lobby.seat_of(2) is None and lobby.invited == set()
-    assert await _saved(db) == [HOST]
+    assert await _saved(db, table_id) == [HOST]
 
 
 async def test_a_full_lobby_and_rules_for_fewer_seats_are_refused(
         db: Database, clock: FakeClock) -> None:
-    lobby = await _lobby(db, clock, rules=TableRules(max_players=2))
+    lobby, _ = await _lobby(db, clock, rules=TableRules(max_players=2))
     await lobby.add_bot(1, "easy")
     with pytest.raises(Refusal, match="table_full"):
         await lobby.add_bot(1, "easy")
@@ -75,7 +75,7 @@ async def test_a_full_lobby_and_rules_for_fewer_seats_are_refused(
 
 async def test_a_failed_save_changes_nothing(
         db: Database, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
-    lobby = await _lobby(db, clock)
+    lobby, _ = await _lobby(db, clock)
 
     async def full(*args: Any) -> None:
         raise sqlite3.OperationalError("database or disk is full")
@@ -88,7 +88,7 @@ async def test_a_failed_save_changes_nothing(
 
 async def test_the_start_wants_the_host_two_seats_a_person_and_no_ban(
         db: Database, clock: FakeClock) -> None:
-    lobby = await _lobby(db, clock, public=True)
+    lobby, _ = await _lobby(db, clock, public=True)
     with pytest.raises(Refusal, match="need_two_players"):
         await lobby.check_start(1, computers_only=False)
     await lobby.join(2, "Anna")
