@@ -29,7 +29,7 @@ from `--seed`:
   SQLITE_FULL, "database or disk is full", as on a full disk;
 - storms on message edits: 502s for 6 s (discord.py retries them), 503s for the
   next 5 edits (it does not), 429s with `retry_after` 20 s for 10 s (per bucket),
-  and a global 429 (`retry_after` 3 s) for the next 5 bot requests;
+  and a global 429 (`retry_after` 3 s) for the next 5 bot requests in 10 s;
 - the channel of one table deleted in the middle of its game.
 
 Figures (`--json` prints one object):
@@ -229,6 +229,7 @@ class Chaos(Load):
 
     async def watch(self) -> None:
         """Outages (no live gateway session) and each table's progress, as they happen."""
+        looked = 0.0
         while True:
             now = time.monotonic()
             if self.connected() == self.down:
@@ -237,9 +238,13 @@ class Chaos(Load):
                     self.down = False
                 else:
                     self.going_down()
-            for table_id, stamp in self.shown().items():
-                if self.progress.get(table_id, (-1, 0.0))[0] != stamp:
-                    self.progress[table_id] = (stamp, now)
+            # Once a second: reading every button of every message is the world's
+            # own work, and a look every LOOK would starve the fake Discord itself.
+            if now - looked >= 1.0:
+                looked = now
+                for table_id, stamp in self.shown().items():
+                    if self.progress.get(table_id, (-1, 0.0))[0] != stamp:
+                        self.progress[table_id] = (stamp, now)
             await asyncio.sleep(LOOK if self.down else 1.0)
 
     def going_down(self) -> None:
@@ -334,8 +339,10 @@ class Chaos(Load):
             fake.rate_limit_edits(20.0 * x, seconds=10.0 * x)
             self.note("edit_storm", status=429, retry_after=20.0 * x, seconds=10.0 * x)
         else:
-            fake.rate_limit_edits(3.0 * x, times=5, is_global=True)
-            self.note("edit_storm", status=429, scope="global", retry_after=3.0 * x, requests=5)
+            # Like Discord's, it lapses: not a limit left waiting for the next process.
+            fake.rate_limit_edits(3.0 * x, times=5, seconds=10.0 * x, is_global=True)
+            self.note("edit_storm", status=429, scope="global", retry_after=3.0 * x, requests=5,
+                      seconds=10.0 * x)
 
     async def delete_a_channel(self) -> None:
         """The channel of a table in the middle of its game."""
