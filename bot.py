@@ -98,7 +98,7 @@ class ToepBot(commands.Bot):
         return None if table is None else table.id
 
     async def setup_hook(self) -> None:
-        self._db = await connect(self.settings.database_path)
+        self._db = await connect(self.settings.database)
         # One process per database: refused here (LeaseHeld) while another one runs.
         self._lease = LeaseKeeper(self._db, self._lost_lease)
         await self._lease.start()

@@ -8,7 +8,7 @@ machine that no longer runs (a crash, a SIGKILL): a restart after a crash needs
 nobody to do anything.
 
 The holder's write transactions are fenced (`Database.fence`): each one checks,
-inside its own BEGIN IMMEDIATE, that the lease is still its own. A process that
+inside its own transaction, that the lease is still its own. A process that
 stalled while another took over can therefore never write again; its next save
 raises `LeaseLost`, and so does its next heartbeat, which tells the bot to stop.
 
@@ -24,16 +24,14 @@ import logging
 import os
 import secrets
 import socket
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import aiosqlite
-
 from data.db import Database
 from data.errors import DataError
+from data.sql import DRIVER_ERRORS, Connection, Row
 from data.times import from_db, to_db
 
 log = logging.getLogger(__name__)
@@ -118,7 +116,7 @@ def _is_zombie(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[:1] == ["Z"]
 
 
-def _lease(row: sqlite3.Row) -> Lease:
+def _lease(row: Row) -> Lease:
     return Lease(
         row["resource"],
         row["owner"],
@@ -128,7 +126,7 @@ def _lease(row: sqlite3.Row) -> Lease:
     )
 
 
-async def _read(conn: aiosqlite.Connection, resource: str) -> Lease | None:
+async def _read(conn: Connection, resource: str) -> Lease | None:
     rows = list(
         await conn.execute_fetchall("SELECT * FROM leases WHERE resource = ?", (resource,))
     )
@@ -144,7 +142,8 @@ async def acquire(
     db: Database, owner: str, *, resource: str = DATABASE, ttl: timedelta = TTL, now: Now = utc_now
 ) -> Lease:
     """Take the lease, or take it over if it lapsed or its process is gone; else LeaseHeld."""
-    async with db.transaction() as conn:  # BEGIN IMMEDIATE: one taker at a time
+    async with db.transaction() as conn:
+        await conn.lock(_lock_name(resource))  # one taker at a time
         current = await _read(conn, resource)
         moment = now()
         if (
@@ -153,7 +152,7 @@ async def acquire(
             and not current.lapsed(moment)
             and not owner_is_gone(current.owner)
         ):
-            raise LeaseHeld(current, moment, db.path)
+            raise LeaseHeld(current, moment, db.name)
         lease = Lease(resource, owner, moment, moment, moment + ttl)
         await conn.execute(
             "INSERT INTO leases (resource, owner, acquired_at, heartbeat_at, expires_at) "
@@ -174,11 +173,11 @@ async def renew(
     """A heartbeat: push the expiry on; LeaseLost if the lease is no longer ours."""
     async with db.transaction() as conn:
         moment = now()
-        cursor = await conn.execute(
+        changed = await conn.execute(
             "UPDATE leases SET heartbeat_at = ?, expires_at = ? WHERE resource = ? AND owner = ?",
             (to_db(moment), to_db(moment + ttl), resource, owner),
         )
-        if cursor.rowcount == 0:
+        if changed == 0:
             current = await _read(conn, resource)
             raise LeaseLost(resource, owner, None if current is None else current.owner)
 
@@ -191,14 +190,26 @@ async def release(db: Database, owner: str, *, resource: str = DATABASE) -> None
         )
 
 
-async def check(conn: aiosqlite.Connection, resource: str, owner: str) -> None:
-    """Inside a write transaction: LeaseLost unless `owner` holds the lease."""
+async def check(conn: Connection, resource: str, owner: str) -> None:
+    """Inside a write transaction: LeaseLost unless `owner` holds the lease.
+
+    The shared lock keeps a taker (`acquire`) waiting until this transaction
+    ends, so every write it fences lands before a takeover, never after."""
+    await conn.lock(_lock_name(resource), shared=True)
     rows = list(
         await conn.execute_fetchall("SELECT owner FROM leases WHERE resource = ?", (resource,))
     )
     taker = str(rows[0][0]) if rows else None
     if taker != owner:
         raise LeaseLost(resource, owner, taker)
+
+
+# A renewal or a release that failed for the database's sake, not ours.
+_TROUBLE: tuple[type[Exception], ...] = (DataError, *DRIVER_ERRORS)
+
+
+def _lock_name(resource: str) -> str:
+    return f"lease:{resource}"
 
 
 class LeaseKeeper:
@@ -245,7 +256,7 @@ class LeaseKeeper:
         if self.db.fence == self._fence:
             self.db.fence = None
             if self.lost is None:
-                with contextlib.suppress(DataError, sqlite3.Error):
+                with contextlib.suppress(*_TROUBLE):
                     await release(self.db, self.owner, resource=self.resource)
 
     async def _beat(self) -> None:
@@ -258,13 +269,13 @@ class LeaseKeeper:
             except LeaseLost as lost:
                 self._lose(lost)
                 return
-            except (DataError, sqlite3.Error) as err:
+            except _TROUBLE as err:
                 # A locked or full database: the lease may lapse, but the fence keeps
                 # every write safe until someone else really takes it over.
                 log.warning("could not renew the lease of the %s (%s); trying again in %.0f s",
                             self.resource, err, self._heartbeat.total_seconds())
 
-    async def _fence(self, conn: aiosqlite.Connection) -> None:
+    async def _fence(self, conn: Connection) -> None:
         try:
             await check(conn, self.resource, self.owner)
         except LeaseLost as lost:
