@@ -46,7 +46,8 @@ Figures (`--json` prints one object):
 - `wrongful_forfeits`: forfeits whose turn overlapped a time the bot was down or
   disconnected (no live gateway session: from a kill or drop until the new
   session is live): seen at t, with the table's clock c, while some outage
-  [s, e] has s <= t and t - c < e. `forfeits` counts them all.
+  [s, e] has s <= t and t - c < e. `forfeits` counts them all;
+  `wrongful_where` names each wrongful one and the outages it met.
 - `frozen_tables`: tables still open at the end whose game showed no progress in
   their last FROZEN seconds.
 - `unacknowledged`: clicks and commands the bot received (a live gateway session
@@ -464,6 +465,7 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
             "id": deleted.table.id, "status": deleted.table.status.value,
             "end_reason": deleted.table.end_reason, "forfeited": deleted.table.forfeited},
         "forfeits": len(forfeits),
+        "wrongful_where": [_wrongful_where(chaos, f) for f in wrongful[:10]],
         "unacknowledged_in_outages": len(in_outages),
         "unacknowledged_s": sorted(round(r.created - chaos.started, 1) for r in unacked
                                    if r not in in_outages)[:20],
@@ -486,6 +488,16 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
                             and not frozen and len(unacked) == len(in_outages)
                             and tracebacks == 0 and not chaos.failed_starts),
     }
+
+
+def _wrongful_where(chaos: Chaos, forfeit: tuple[int, int, float]) -> dict[str, Any]:
+    """A wrongful forfeit: its table and seat, when the bench learnt of it and the
+    outages its clock met (seconds into the run)."""
+    table, seat, seen = forfeit
+    met = [[round(s - chaos.started, 1), round(e - chaos.started, 1)]
+           for s, e in chaos.outages if s <= seen and seen - CLOCK < e]
+    return {"table": table, "seat": seat, "seen_s": round(seen - chaos.started, 1),
+            "outages": met}
 
 
 def problems_first(problems: list[str], count: int = 8) -> list[str]:
