@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import aiosqlite
 
@@ -36,13 +36,21 @@ async def load_game(db: Database, game_id: int) -> LoadedGame:
     return loaded[0]
 
 
-async def load_unfinished(db: Database) -> list[LoadedGame]:
-    """Every lobby and game in play, oldest first, with its logs (restart recovery)."""
+def _every_guild(guild_id: int) -> bool:
+    return True
+
+
+async def load_unfinished(
+    db: Database, guilds: Callable[[int], bool] = _every_guild
+) -> list[LoadedGame]:
+    """Every lobby and game in play in the `guilds` that pass (all by default; a
+    sharded process: its shards'), oldest first, with its logs (restart recovery)."""
     async with db.read() as conn:
         rows = await conn.execute_fetchall(
             f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'playing') ORDER BY id"
         )
-        return await _load_parts(conn, [game_from_row(row) for row in rows])
+        wanted = [game for game in map(game_from_row, rows) if guilds(game.guild_id)]
+        return await _load_parts(conn, wanted)
 
 
 async def seats_of(
