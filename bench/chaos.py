@@ -2,7 +2,8 @@
 rate limited and starved of its database.
 
     python bench/chaos.py [--tables 50] [--first 20] [--every 10] [--max-seconds 900]
-                          [--seed 1] [--scale 1] [--no-faults] [--keep-logs DIR] [--json]
+                          [--seed 1] [--scale 1] [--no-faults] [--only KINDS]
+                          [--keep-logs DIR] [--json]
 
 The world is bench/e2e_load.py's (reused, not copied): the fake Discord and the
 scripted people in this process, the unmodified bot in a process of its own
@@ -39,7 +40,9 @@ Figures (`--json` prints one object):
   game button carries its decision's stamp, the number of events before it; a
   message shows stamp N only after N events were saved (write-ahead). After
   every kill (the process reaped) and at the end, each game's highest stamp in
-  any message of the fake is compared with its rows in `game_events`.
+  any message of the fake is compared with its rows in `game_events`;
+  `lost_where` names the message, when it was written and by which of the
+  bot's processes, and `--keep-logs` keeps a copy of the database then.
 - `wrongful_forfeits`: forfeits whose turn overlapped a time the bot was down or
   disconnected (no live gateway session: from a kill or drop until the new
   session is live): seen at t, with the table's clock c, while some outage
@@ -48,7 +51,9 @@ Figures (`--json` prints one object):
   their last FROZEN seconds.
 - `unacknowledged`: clicks and commands the bot received (a live gateway session
   got them) and never acknowledged in time, except those sent in the 3 s before
-  or during an outage (`unacknowledged_in_outages`).
+  or during an outage (`unacknowledged_in_outages`); `unacknowledged_s`, when
+  the first of them were sent (seconds into the run). A kill or a drop marks
+  its outage at once.
 - `tracebacks`: tracebacks in the bot's log (its stderr, every process), apart
   from discord.py's own "Attempting a reconnect" while the gateway refuses it
   (`reconnect_tracebacks`). `bot_log` is a folder kept with the logs if any.
@@ -57,6 +62,10 @@ Figures (`--json` prints one object):
 
 Targets: every game finishes (the deleted channel's ends unrated), 0 events lost,
 0 wrongful forfeits, 0 frozen tables, 0 unacknowledged, 0 tracebacks.
+
+`--only sigkill,disk_full` injects those kinds of fault only, in the seed's
+order, one every `--every` seconds: a smaller run to look into one of them,
+not the bench.
 """
 
 from __future__ import annotations
@@ -99,6 +108,8 @@ FROZEN = 60.0  # seconds without progress before an open table counts as frozen
 ACK_LIMIT = 3.0
 WAIT_FOR_BOT = 300.0  # seconds a person waits for the bot to come back
 LOOK = 0.05  # seconds between looks at the gateway
+KINDS = ("sigkill", "gateway_drop", "database_locked", "disk_full", "edit_storm",
+         "channel_deleted")
 _RECORD = re.compile(r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL):([\w.]+):(.*)$")
 
 
@@ -129,8 +140,10 @@ class ChaosBot(BotProcess):
 
 class Chaos(Load):
     def __init__(self, options: Options, fake: FakeDiscord, tally: Tally, bot: ChaosBot,
-                 folder: Path, scale: float = 1.0) -> None:
+                 folder: Path, scale: float = 1.0, only: frozenset[str] | None = None) -> None:
         super().__init__(options, fake, tally, bot)
+        self.only = only  # the kinds of fault injected (None: all of them)
+        self.keep: Path | None = None  # a copy of the database where events were lost
         self.scale = scale  # every fault's duration times this (a quick smoke run)
         self.chaos_bot = bot
         self.folder = folder
@@ -138,8 +151,11 @@ class Chaos(Load):
         self.logs: list[Path] = []
         self.faults: list[FaultRecord] = []
         self.outages: list[list[float]] = []  # [start, end]; end = inf while it lasts
+        self.down = False  # an outage lasts now
         self.started = time.monotonic()
         self.lost: dict[int, int] = {}  # game id -> events shown but not saved (worst seen)
+        self.lost_detail: list[dict[str, Any]] = []
+        self.launched: list[float] = []  # when each of the bot's processes started
         self.progress: dict[int, tuple[int, float]] = {}  # table id -> (stamp, when)
         self.deleted: TableRun | None = None
         self.failed_starts: list[str] = []
@@ -161,6 +177,7 @@ class Chaos(Load):
         while True:
             log_path = self.folder / f"bot-{len(self.logs) + 1}.log"
             self.logs.append(log_path)
+            self.launched.append(time.monotonic())
             with log_path.open("wb") as stderr:  # the child keeps its own copy of the file
                 await self.bot.start(self.config(), stderr=stderr)
             try:
@@ -212,23 +229,33 @@ class Chaos(Load):
 
     async def watch(self) -> None:
         """Outages (no live gateway session) and each table's progress, as they happen."""
-        down = False
         while True:
             now = time.monotonic()
-            if self.connected() == down:
-                down = not down
-                if down:
-                    self.outages.append([now, float("inf")])
-                else:
+            if self.connected() == self.down:
+                if self.down:
                     self.outages[-1][1] = now
+                    self.down = False
+                else:
+                    self.going_down()
             for table_id, stamp in self.shown().items():
                 if self.progress.get(table_id, (-1, 0.0))[0] != stamp:
                     self.progress[table_id] = (stamp, now)
-            await asyncio.sleep(LOOK if down else 1.0)
+            await asyncio.sleep(LOOK if self.down else 1.0)
+
+    def going_down(self) -> None:
+        """An outage begins now (a kill or a drop marks it at once: the watch
+        would see it up to a second late)."""
+        if not self.down:
+            self.down = True
+            self.outages.append([time.monotonic(), float("inf")])
 
     def shown(self) -> dict[int, int]:
         """Each game's highest stamp in any message: the events some message showed."""
-        best: dict[int, int] = {}
+        return {game: count for game, (count, _) in self.shown_by().items()}
+
+    def shown_by(self) -> dict[int, tuple[int, Message]]:
+        """Each game's highest stamp in any message, and a message that shows it."""
+        best: dict[int, tuple[int, Message]] = {}
         for message in self.fake.store.messages.values():
             for button in message.buttons():
                 try:
@@ -237,17 +264,35 @@ class Chaos(Load):
                     continue
                 if found.stamp is not None:
                     count = int(found.stamp, 36)
-                    best[found.table_id] = max(best.get(found.table_id, 0), count)
+                    if count > best.get(found.table_id, (0, message))[0]:
+                        best[found.table_id] = (count, message)
         return best
 
     async def check_saved(self) -> None:
         """Compare what messages showed with what the database holds (no bot running)."""
-        shown = self.shown()
+        shown = self.shown_by()
         saved = await asyncio.to_thread(_saved_events, self.database)
-        for game_id, count in shown.items():
+        found = False
+        for game_id, (count, message) in shown.items():
             missing = count - saved.get(game_id, 0)
             if missing > 0:
+                found = True
                 self.lost[game_id] = max(self.lost.get(game_id, 0), missing)
+                self.lost_detail.append(self.where(game_id, count, saved.get(game_id, 0),
+                                                   message))
+        if found and self.keep is not None:  # the database as it was, to look into
+            self.keep.mkdir(parents=True, exist_ok=True)
+            copy = self.keep / f"lost-{time.monotonic() - self.started:.0f}s.sqlite3"
+            await asyncio.to_thread(_copy_database, self.database, copy)
+
+    def where(self, game_id: int, shown: int, saved: int, message: Message) -> dict[str, Any]:
+        """Where a lost event showed: the message, when it was last written (seconds
+        into the run) and by which of the bot's processes (its log's number)."""
+        last = message.edits[-1].at if message.edits else message.created_at
+        return {"game": game_id, "shown": shown, "saved": saved, "message": message.id,
+                "ephemeral": message.ephemeral, "written_s": round(last - self.started, 1),
+                "by_process": sum(1 for at in self.launched if at <= last),
+                "checked_s": round(time.monotonic() - self.started, 1)}
 
     # --- faults -----------------------------------------------------------------------
 
@@ -256,12 +301,14 @@ class Chaos(Load):
 
     async def kill(self) -> None:
         self.note("sigkill")
+        self.going_down()
         await self.chaos_bot.crash()
         await self.check_saved()
         await self.launch()
 
     async def drop(self, seconds: float, how: str) -> None:
         self.note("gateway_drop", seconds=round(seconds, 1), how=how)
+        self.going_down()
         if how == "late_resume":
             await self.fake.drop_gateway(down_for=seconds / 2, resume_delay=seconds / 2)
         else:
@@ -301,19 +348,22 @@ class Chaos(Load):
         self.note("channel_deleted", table=None, skipped="no table in play")
 
     def schedule(self, rng: random.Random) -> list[Callable[[], Awaitable[None]]]:
-        faults: list[Callable[[], Awaitable[None]]] = [self.kill, self.kill, self.kill]
+        faults: list[tuple[str, Callable[[], Awaitable[None]]]] = [
+            ("sigkill", self.kill), ("sigkill", self.kill), ("sigkill", self.kill)]
         for how in ("resumed", "late_resume", "invalidated"):
             seconds = rng.uniform(5.0, 30.0) * self.scale
-            faults.append(lambda s=seconds, h=how: self.drop(s, h))  # type: ignore[misc]
+            faults.append(("gateway_drop",
+                           lambda s=seconds, h=how: self.drop(s, h)))  # type: ignore[misc]
         for _ in range(2):
             seconds = rng.uniform(2.0, 6.0) * self.scale
-            faults.append(lambda s=seconds: self.lock_database(s))  # type: ignore[misc]
-        faults.append(lambda: self.disk_full(4.0 * self.scale))
+            faults.append(("database_locked",
+                           lambda s=seconds: self.lock_database(s)))  # type: ignore[misc]
+        faults.append(("disk_full", lambda: self.disk_full(4.0 * self.scale)))
         for kind in ("502", "503", "429", "global"):
-            faults.append(lambda k=kind: self.storm(k))  # type: ignore[misc]
-        faults.append(self.delete_a_channel)
+            faults.append(("edit_storm", lambda k=kind: self.storm(k)))  # type: ignore[misc]
+        faults.append(("channel_deleted", self.delete_a_channel))
         rng.shuffle(faults)
-        return faults
+        return [fault for kind, fault in faults if self.only is None or kind in self.only]
 
     async def inject(self, first: float, every: float) -> None:
         faults = self.schedule(random.Random(self.o.seed))
@@ -333,6 +383,12 @@ def _saved_events(path: Path) -> dict[int, int]:
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30) as conn:
         rows = conn.execute("SELECT game_id, COUNT(*) FROM game_events GROUP BY game_id")
         return {int(game): int(count) for game, count in rows}
+
+
+def _copy_database(path: Path, to: Path) -> None:
+    with (sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30) as source,
+          sqlite3.connect(to) as target):
+        source.backup(target)
 
 
 def _hold_write_lock(path: Path, seconds: float) -> None:
@@ -402,9 +458,12 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
             "end_reason": deleted.table.end_reason, "forfeited": deleted.table.forfeited},
         "forfeits": len(forfeits),
         "unacknowledged_in_outages": len(in_outages),
+        "unacknowledged_s": sorted(round(r.created - chaos.started, 1) for r in unacked
+                                   if r not in in_outages)[:20],
         "reconnect_tracebacks": reconnects,
         "traceback_samples": samples,
         "lost_by_game": chaos.lost,
+        "lost_where": chaos.lost_detail[:10],
         "frozen_ids": frozen,
         "outages": len(chaos.outages),
         "outage_s": round(outage_s, 1),
@@ -415,11 +474,18 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
         "rate_limit_hits": len(fake.rate_limit_hits),
         "fault_answers": len(fake.fault_hits),
         "table_status": _statuses(chaos.runs),
-        "bench_problems": chaos.tally.problems.texts[:8],
+        "bench_problems": problems_first(chaos.tally.problems.texts),
         "targets_met": bool(finished == len(runs) and not chaos.lost and not wrongful
                             and not frozen and len(unacked) == len(in_outages)
                             and tracebacks == 0 and not chaos.failed_starts),
     }
+
+
+def problems_first(problems: list[str], count: int = 8) -> list[str]:
+    """The first problems, those of the scripted people (a table left without
+    them stops) before the logged warnings."""
+    people = [p for p in problems if re.match(r"table \d+: ", p)]
+    return (people + [p for p in problems if p not in people])[:count]
 
 
 def _statuses(runs: Sequence[TableRun]) -> dict[str, int]:
@@ -438,6 +504,7 @@ class ChaosOptions:
     faults: bool = True
     keep_logs: Path | None = None
     scale: float = 1.0  # fault durations times this: 0.1 for a quick smoke run
+    only: frozenset[str] | None = None  # these kinds of fault only (a diagnosis)
 
 
 async def run(options: ChaosOptions) -> dict[str, Any]:
@@ -446,7 +513,9 @@ async def run(options: ChaosOptions) -> dict[str, Any]:
           tempfile.TemporaryDirectory(prefix="toep-chaos-") as folder):
         async with FakeDiscord(token=TOKEN) as fake:
             bot = ChaosBot()
-            chaos = Chaos(options.load, fake, tally, bot, Path(folder), options.scale)
+            chaos = Chaos(options.load, fake, tally, bot, Path(folder), options.scale,
+                          options.only)
+            chaos.keep = options.keep_logs
             chaos.build()
             watcher = injector = None
             try:
@@ -490,6 +559,9 @@ def parse(argv: Sequence[str] | None) -> tuple[ChaosOptions, bool]:
     parser.add_argument("--scale", type=float, default=1.0,
                         help="fault durations times this (0.1: a quick look, not the bench)")
     parser.add_argument("--no-faults", action="store_true", help="the same run, undisturbed")
+    parser.add_argument("--only", type=lambda text: frozenset(text.split(",")),
+                        help="only these kinds of fault, e.g. sigkill,disk_full (a diagnosis, "
+                             "not the bench): " + ", ".join(KINDS))
     parser.add_argument("--keep-logs", type=Path, help="copy the bot's logs to this folder")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -497,7 +569,7 @@ def parse(argv: Sequence[str] | None) -> tuple[ChaosOptions, bool]:
                    think=(args.think[0], args.think[1]), max_seconds=args.max_seconds,
                    seed=args.seed, rules={"clock": CLOCK, "window": WINDOW})
     return ChaosOptions(load, args.first, args.every, not args.no_faults,
-                        args.keep_logs, args.scale), bool(args.json)
+                        args.keep_logs, args.scale, args.only), bool(args.json)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -28,12 +28,23 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+UNKNOWN_INTERACTION = 10062  # Discord: answered after its 3 seconds (or never known)
+
 
 async def apologise(interaction: discord.Interaction[Any], error: BaseException,
                     table_id: int | None, key: str = "click.error") -> None:
     """Log `error` (with its traceback and table) and tell the person, once."""
     what = _what(interaction)
-    if isinstance(error, TableFailure):
+    if _too_late(error):
+        # After an outage or a stall Discord may hand over a click whose 3
+        # seconds ran out: an operational event, not a bug. Without a first
+        # answer nothing reaches the person through it (they click again);
+        # with one (deferred), a follow-up still does.
+        log.warning("table %s: %s came too late to be answered (Discord: unknown "
+                    "interaction)", table_id, what)
+        if not interaction.response.is_done():
+            return
+    elif isinstance(error, TableFailure):
         # The table logged why where it happened (with the traceback of a
         # bug of ours) and put itself back to its last saved event.
         log.warning("table %s: %s failed: %s", table_id, what, error)
@@ -69,6 +80,10 @@ class ToepTree(app_commands.CommandTree["ToepBot"]):
         table_id = self.client.table_id_in(interaction.channel_id)
         await apologise(interaction, cause, table_id,
                         "community.error" if table_id is None else "click.error")
+
+
+def _too_late(error: BaseException) -> bool:
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
 
 
 def _what(interaction: discord.Interaction[Any]) -> str:

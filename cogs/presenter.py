@@ -39,6 +39,7 @@ from cogs.render import (
 from cogs.slate_picture import round_picture, standings_picture
 from data import games, guilds
 from data.db import Database
+from data.errors import passing_trouble
 from engine.events import Happening
 from tables.clock import ClockSource, SystemClock, Timer
 from tables.log_safe import log_failure
@@ -91,6 +92,7 @@ class Shown:
     posted_at: datetime | None = None
     ping_id: int | None = None
     ping_key: str = ""
+    saved_ids: tuple[int | None, int | None] = (None, None)  # (message, ping) in the database
     picture_key: str = ""  # rounds done, game over: which slate picture is shown
     repost: bool = False  # post the message anew at the next update (/toep table)
     edits: int = 0
@@ -138,6 +140,7 @@ class Presenter:
                          discord.utils.snowflake_time(table.row.message_id))
         if shown.ping_id is None:
             shown.ping_id = table.row.ping_id
+        shown.saved_ids = (table.row.message_id, table.row.ping_id)
 
     def guild_available(self, guild_id: int) -> None:
         """Discord sent the guild: its language is known now. Tables that
@@ -216,6 +219,7 @@ class Presenter:
             shown.waits_for_guild = True  # `guild_available` shows it
             return
         try:
+            await self._save_ids(table_id, shown)  # one whose save failed before
             await self._show_table(table_id, shown, snap)
             await self._ping(shown, snap)
         except discord.HTTPException as err:
@@ -338,7 +342,19 @@ class Presenter:
         shown.repost = False
         shown.picture_key = picture[1] if picture else shown.picture_key
         shown.ping_key = ""  # a standing ping goes below the new message, with its link
-        await games.set_message(self.db, table_id, message.id)
+        await self._save_ids(table_id, shown)
+
+    async def _save_ids(self, table_id: int, shown: Shown) -> None:
+        """The table message and the standing ping, as a restart finds them:
+        saved when they changed. A save that fails (the database locked, the
+        disk full) fails the lane's update, which tries again, this first."""
+        message_id, ping_id = shown.saved_ids
+        if shown.message_id != message_id:
+            await games.set_message(self.db, table_id, shown.message_id)
+            shown.saved_ids = (shown.message_id, ping_id)
+        if shown.ping_id != ping_id:
+            await games.set_ping(self.db, table_id, shown.ping_id)
+            shown.saved_ids = (shown.message_id, shown.ping_id)
 
     def _posted(self, table_id: int, shown: Shown, message_id: int, at: datetime) -> None:
         """The table message is `message_id`, posted `at`. Before Discord's
@@ -395,7 +411,7 @@ class Presenter:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(shown.ping_id).delete()
             shown.ping_id = None
-            await games.set_ping(self.db, snap.table_id, None)
+            await self._save_ids(snap.table_id, shown)
         if not users:
             shown.ping_key = key
             return
@@ -404,7 +420,7 @@ class Presenter:
         message = await channel.send(text, allowed_mentions=discord.AllowedMentions(
             users=[discord.Object(id=u) for u in users], everyone=False, roles=False))
         shown.ping_id, shown.ping_key = message.id, key
-        await games.set_ping(self.db, snap.table_id, message.id)  # a restart deletes it
+        await self._save_ids(snap.table_id, shown)  # a restart deletes it
 
     def link(self, snap: TableSnapshot, shown: Shown) -> str:
         """A link to the table message (the channel's, before it is posted)."""
@@ -525,4 +541,6 @@ def retry_delay(err: Exception, failures: int) -> float | None:
         return backoff if err.status == 429 or err.status >= 500 else None
     if isinstance(err, OSError | aiohttp.ClientError | asyncio.TimeoutError):
         return backoff  # the network
+    if passing_trouble(err):
+        return backoff  # the database locked for a moment, the disk full
     return None

@@ -4,9 +4,12 @@ bench/."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from typing import Any, cast
 
-from bench.chaos import count_tracebacks, in_outage
+from bench.chaos import Chaos, ChaosBot, count_tracebacks, in_outage, problems_first
+from bench.e2e_load import Options, Tally
 
 LOG = """\
 WARNING:discord.client:PyNaCl is not installed, voice will NOT be supported
@@ -40,3 +43,22 @@ def test_a_forfeit_is_wrongful_if_its_turn_met_an_outage() -> None:
     assert not in_outage(outages, 131.0 - clock, 131.0)  # a full clock after it
     assert not in_outage(outages, 99.0 - clock, 99.0)
     assert in_outage(outages, 250.0 - clock, 250.0)  # an outage still going on
+
+
+def _chaos(tmp_path: Path, only: frozenset[str] | None) -> Chaos:
+    # The schedule needs no world: nothing runs until a fault is awaited.
+    return Chaos(Options(), cast(Any, None), Tally(), ChaosBot(), tmp_path, only=only)
+
+
+def test_only_keeps_the_kinds_asked_for_in_the_seeds_order(tmp_path: Path) -> None:
+    every = _chaos(tmp_path, None).schedule(random.Random(2))
+    assert len(every) == 14
+    chaos = _chaos(tmp_path, frozenset({"sigkill"}))
+    assert chaos.schedule(random.Random(2)) == [chaos.kill] * 3
+
+
+def test_the_problems_of_the_people_come_first() -> None:
+    problems = ["log data.lease: took over", "table 8: ClientConnectionResetError()",
+                "log discord.client: Attempting a reconnect"]
+    assert problems_first(problems, 2) == ["table 8: ClientConnectionResetError()",
+                                   "log data.lease: took over"]

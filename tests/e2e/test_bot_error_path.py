@@ -7,6 +7,7 @@ rolls the game back, and a result that cannot be saved yet is saved later."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -215,3 +216,25 @@ async def test_a_panel_opened_during_a_save_never_shows_the_move_it_takes_back(
         assert reply(move) == t("en", "click.error")
         world.logged_errors.clear()  # none: a failed save is a warning
         assert table.game is not None and table.game.turn == world.seat(mover)
+
+
+async def test_a_click_that_comes_too_late_is_one_warning_and_the_next_is_answered(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    async with open_world(tmp_path, ("anna", "bram")) as world:
+        await open_private_table(world, guests=("bram",))
+        await start(world)
+        caplog.set_level(logging.WARNING, logger="cogs.error_path")
+        # After an outage Discord may hand over a click whose 3 seconds ran
+        # out: nothing can answer it, and that is no bug of ours.
+        world.fake.deliver_late()
+        late = await world.click_table("anna", "hand")
+        assert late.ack_type is None
+        rejected = [r for r in world.fake.rejections if r.code == 10062]
+        assert len(rejected) == 1  # no apology tried on a token Discord no longer knows
+        notes = [r for r in caplog.records if r.name == "cogs.error_path"]
+        assert [(r.levelno, r.exc_info) for r in notes] == [(logging.WARNING, None)]
+        assert "came too late" in notes[0].getMessage()
+        # The world's own checks would count the late click: it is this test's.
+        world.fake.rejections.remove(rejected[0])
+        del world.fake.store.interactions[late.id]
+        assert await world.panel("anna") is not None  # the next click is answered

@@ -10,12 +10,14 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cogs.i18n import t
 from data import games
 from engine.game import Phase
 from tables.snapshot import Status
 from tables.table import TableConfig
-from tests.e2e.toep_world import open_private_table, open_world, start
+from tests.e2e.toep_world import careful, open_private_table, open_world, start
 
 # A failed save is logged (with its traceback) where it fails, as it should be.
 SAVE_LOGS = ("tables.table", "data.group_commit")
@@ -62,3 +64,42 @@ async def test_a_game_that_cannot_be_saved_for_minutes_ends_with_a_message(
         saved = await games.load_game(table.deps.db, table.id)
         assert saved.game.status == "ended" and not saved.game.rated
         assert table.game is not None and not any(table.game.forfeited)
+
+
+def _locked(path: Path) -> sqlite3.OperationalError:
+    """A real "database is locked" (SQLITE_BUSY), as a save past the busy timeout gets."""
+    holder = sqlite3.connect(path, isolation_level=None)
+    waiter = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        waiter.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as err:
+        return err
+    finally:
+        holder.close()
+        waiter.close()
+    raise AssertionError("the second connection got the lock")
+
+
+async def test_a_ping_whose_save_fails_is_saved_once_the_database_is_free(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_world(tmp_path) as world:
+        table = await open_private_table(world, guests=("bram",))
+        calls: list[int | None] = []
+        real = games.set_ping
+
+        async def locked_once(db: Any, game_id: int, ping_id: int | None) -> None:
+            calls.append(ping_id)
+            if len(calls) == 1:
+                raise _locked(tmp_path / "locked.sqlite3")
+            await real(db, game_id, ping_id)
+
+        monkeypatch.setattr(games, "set_ping", locked_once)
+        await start(world)
+        await world.drive(careful, lambda t: t.game is not None and t.game.phase is Phase.PLAY)
+        await world.bot_settled()  # the update whose save failed was tried again
+        assert world.bot is not None
+        ping = world.bot.presenter.shown[table.id].ping_id
+        assert ping is not None and calls[0] == ping
+        # A restart finds the ping standing in the channel (and deletes it with the next).
+        assert (await games.load_game(world.bot.db, table.id)).game.ping_id == ping

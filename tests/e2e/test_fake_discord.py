@@ -306,6 +306,24 @@ async def test_reconnect_resumes_session(fake: FakeDiscord, run_bot: BotRunner) 
     assert fake.errors == []
 
 
+async def test_a_click_sent_to_a_client_that_just_went_away_waits_for_its_resume(
+    fake: FakeDiscord, run_bot: BotRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, channel, anna, _ = world(fake)
+    await started(fake, run_bot)
+    (session,) = fake.gateway.live_sessions()
+    assert session.connection is not None
+
+    async def gone(data: object) -> None:  # the bot's process was killed a moment ago
+        raise aiohttp.ClientConnectionResetError("Cannot write to closing transport")
+
+    monkeypatch.setattr(session.connection.ws, "send_bytes", gone)
+    monkeypatch.setattr(session.connection.ws, "send_str", gone)
+    res = await fake.slash(anna, channel, "ping")  # the person is not told; Discord keeps it
+    assert not res.acknowledged
+    assert session.sent[-1]["t"] == "INTERACTION_CREATE"  # replayed on a RESUME
+
+
 # -- faults (controls.py) -------------------------------------------------------------------
 
 

@@ -76,6 +76,12 @@ class FaultControls:
         else:
             self._core.faults.guild_delays[guild.id] = seconds
 
+    def deliver_late(self, times: int = 1) -> None:
+        """The next `times` interactions reach the bot only once their 3 seconds
+        (`ack_limit`) ran out, as a stalled bot or a RESUME's replay sees them:
+        every answer to one is refused 404 10062 Unknown interaction."""
+        self._core.faults.late_interactions += times
+
     # -- REST storms -----------------------------------------------------------------------
 
     def fail_edits(

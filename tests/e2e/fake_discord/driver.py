@@ -323,6 +323,9 @@ class FakeDiscord(FaultControls):
         self.store.interactions[record.id] = record
         self.store.by_token[record.token] = record
         record.created = time.monotonic()  # the 3-second clock starts at dispatch
+        if self._core.faults.late_interactions > 0:  # `deliver_late`: its time ran out
+            self._core.faults.late_interactions -= 1
+            record.created -= self.settings.ack_limit
         await self.gateway.dispatch("INTERACTION_CREATE", record.payload)
         # A little grace, so an answer that is just too late is already recorded as 10062.
         with contextlib.suppress(TimeoutError):

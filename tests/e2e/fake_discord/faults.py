@@ -96,6 +96,7 @@ class Faults:
     resume_delay: float = 0.0  # the next RESUME is answered this much later (one-shot)
     guild_create_delay: float = 0.01  # seconds from READY to each GUILD_CREATE
     guild_delays: dict[int, float] = field(default_factory=dict)  # per guild, overrides
+    late_interactions: int = 0  # the next ones reach the bot after their 3 seconds
     hits: list[FaultHit] = field(default_factory=list)
 
     def storm_for(

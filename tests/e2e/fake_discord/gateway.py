@@ -49,15 +49,24 @@ class Connection:
                 return
             self.frames_sent += 1
             self.bytes_json += len(raw)
-            if self.compress == "zlib-stream":
-                # One shared stream for the whole connection; SYNC_FLUSH ends each
-                # payload with 00 00 ff ff, which is how discord.py finds the boundary.
-                data = self._zlib.compress(raw) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
-                self.bytes_wire += len(data)
-                await self.ws.send_bytes(data)
-            else:
-                self.bytes_wire += len(raw)
-                await self.ws.send_str(raw.decode())
+            try:
+                await self._send(raw)
+            except ConnectionError:
+                # The client went away (a killed process) before the close was
+                # seen: as on Discord, a dispatch stays in the session's `sent`
+                # for a RESUME, and whoever caused it is not told.
+                return
+
+    async def _send(self, raw: bytes) -> None:
+        if self.compress == "zlib-stream":
+            # One shared stream for the whole connection; SYNC_FLUSH ends each
+            # payload with 00 00 ff ff, which is how discord.py finds the boundary.
+            data = self._zlib.compress(raw) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
+            self.bytes_wire += len(data)
+            await self.ws.send_bytes(data)
+        else:
+            self.bytes_wire += len(raw)
+            await self.ws.send_str(raw.decode())
 
     async def close(self, code: int, reason: str) -> None:
         self.close_code = code
