@@ -102,9 +102,8 @@ async def apply_migrations(conn: aiosqlite.Connection, migrations: list[Migratio
     _check_applied(done, migrations)
     applied: list[int] = []
     for migration in migrations:
-        if migration.version in done:
+        if migration.version in done or not await _apply_one(conn, migration):
             continue
-        await _apply_one(conn, migration)
         applied.append(migration.version)
         log.info("applied migration %s", migration.label)
     return applied
@@ -126,10 +125,15 @@ def _check_applied(done: dict[int, str], migrations: list[Migration]) -> None:
             )
 
 
-async def _apply_one(conn: aiosqlite.Connection, migration: Migration) -> None:
+async def _apply_one(conn: aiosqlite.Connection, migration: Migration) -> bool:
+    """Apply one migration; False if another process applied it since we looked (the
+    processes of a cluster start together: BEGIN IMMEDIATE waits for the other's)."""
     statements = split_statements(migration.sql)
     await conn.execute("BEGIN IMMEDIATE")
     try:
+        if migration.version in await applied_versions(conn):
+            await conn.execute("ROLLBACK")
+            return False
         for number, statement in enumerate(statements, start=1):
             try:
                 await conn.execute(statement)
@@ -148,3 +152,4 @@ async def _apply_one(conn: aiosqlite.Connection, migration: Migration) -> None:
         if conn.in_transaction:
             await conn.execute("ROLLBACK")
         raise
+    return True

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from data.db import connect
 from data.errors import MigrationError
-from data.migrate import MIGRATIONS_DIR, discover, split_statements
+from data.migrate import _BOOTSTRAP, MIGRATIONS_DIR, _apply_one, discover, split_statements
 
 
 def test_split_keeps_trigger_bodies_whole() -> None:
@@ -69,3 +71,23 @@ async def test_0005_keeps_one_open_table_per_channel_of_an_old_database(tmp_path
     await db.close()
     assert [row[1] for row in rows] == ["cancelled", "ended", "playing", "cancelled",
                                         "cancelled", "lobby"]
+
+
+async def test_processes_that_open_a_new_database_together_all_start(tmp_path: Path) -> None:
+    """A cluster's processes start at once on a fresh file: each migration is applied
+    by one of them, and the others find it applied once they get their turn."""
+    path = tmp_path / "fresh.sqlite3"
+    first = await connect(path)
+    behind = await aiosqlite.connect(path, isolation_level=None)  # looked before `first` did
+    try:
+        await behind.execute("PRAGMA busy_timeout = 5000")
+        await behind.execute(_BOOTSTRAP)
+        migration = discover()[0]
+        assert not await _apply_one(behind, migration)  # no "table already exists"
+        assert not behind.in_transaction
+    finally:
+        await behind.close()
+        await first.close()
+    dbs = await asyncio.gather(*(connect(tmp_path / "together.sqlite3") for _ in range(3)))
+    for db in dbs:
+        await db.close()
