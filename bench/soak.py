@@ -2,6 +2,7 @@
 
     python bench/soak.py [--tables 200] [--games 1000] [--restore 500] [--json]
                          [--seats 4] [--threads 2] [--max-seconds 1800] [--rss-after 1000]
+                         [--trace] [--growers 20]
 
 Everything runs through the real stack: `TableManager` with the `SystemClock`,
 a real database file (WAL, synchronous=FULL) in a temporary folder, a
@@ -25,7 +26,10 @@ Phases and figures:
    connection), the listener, re-arming clocks. It is measured by wrapping
    `Table._apply_bot_decisions` for the duration of the run (the bench's
    own instrumentation; tables/ is not changed). `decide_p50_ms` is the time
-   a decision takes in the executor, for comparison.
+   a decision takes in the executor, for comparison. Latencies are counted
+   in a histogram of 1 %-wide buckets (bench/latency.py), not kept one by
+   one: a percentile is at most 1 % above the exact figure, and the bench's
+   memory does not grow with the number of acts.
    `replay_mismatches`: every finished game is loaded back from the database
    (`data.games.load_game(...).record()`), replayed with `engine.record.replay_json`, and
    the replayed marks compared with the stored final slates; a record that
@@ -44,7 +48,17 @@ Phases and figures:
    In the soak phase, resident memory (after a full collection) is taken
    after `--rss-after` games and after the last one: `rss_growth_pct`
    compares them (closed tables leave the manager by themselves; issue 12's
-   target: within 10 % between 1,000 and 5,000 games).
+   target: within 10 % between 1,000 and 5,000 games). `blocks_*` counts
+   the blocks Python's allocator holds at both points (free to take: a
+   leak of objects shows there first). With `--trace` the soak phase runs
+   under tracemalloc (about three times slower: the figures of speed are
+   not comparable then), so the live Python memory is there at both points
+   too (`traced_mb_*`), and tracemalloc's own (`tracemalloc_own_mb_*`, part
+   of the resident memory). `--growers N` (with `--trace`) names the N
+   source lines whose traced memory grew most between the two points and
+   takes the resident memory after `malloc_trim` as well (`rss_trimmed_mb_*`:
+   what the C allocator holds free is handed back); both change the process,
+   so the plain resident figure is best read from a run without them.
 
 `errors` counts everything that should not happen: records at WARNING or
 above from any logger (a computer player that failed or chose an illegal
@@ -66,7 +80,6 @@ import asyncio
 import gc
 import json
 import logging
-import os
 import random
 import sys
 import tempfile
@@ -81,6 +94,8 @@ from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.latency import Histogram
+from bench.memory import MemoryPoint, growers, memory_point, rss_bytes, tracing
 from data import games as game_rows
 from data.db import Database, connect
 from engine.events import Event, Happening
@@ -117,6 +132,8 @@ class Options:
     max_seconds: float = 1800.0
     seed: int = 1
     rss_after: int = 1000  # games after which resident memory is taken, to compare with the end
+    trace: bool = False  # the soak phase under tracemalloc (traced memory at both points)
+    growers: int = 0  # name this many source lines whose traced memory grew most
 
 
 # --- what should not happen --------------------------------------------------------
@@ -164,8 +181,9 @@ def watching(errors: Errors) -> Iterator[None]:
 
 @dataclass
 class Timings:
-    acts: list[float] = field(default_factory=list)  # seconds
-    decisions: list[float] = field(default_factory=list)
+    """Counted in bounded memory: a soak times over a million acts."""
+    acts: Histogram = field(default_factory=Histogram)  # seconds
+    decisions: Histogram = field(default_factory=Histogram)
 
 
 @contextmanager
@@ -181,14 +199,14 @@ def timing(timings: Timings) -> Iterator[None]:
         try:
             await apply(self, decisions, window)
         finally:
-            timings.acts.append(time.perf_counter() - started)
+            timings.acts.add(time.perf_counter() - started)
 
     async def timed_decide(self: Table, seats: list[int]) -> list[tuple[int, Event | None]]:
         started = time.perf_counter()
         try:
             return await decide(self, seats)
         finally:
-            timings.decisions.append(time.perf_counter() - started)
+            timings.decisions.add(time.perf_counter() - started)
 
     Table._apply_bot_decisions = timed_apply  # type: ignore[method-assign]
     Table._decide = timed_decide  # type: ignore[method-assign]
@@ -197,13 +215,6 @@ def timing(timings: Timings) -> Iterator[None]:
     finally:
         Table._apply_bot_decisions = apply  # type: ignore[method-assign]
         Table._decide = decide  # type: ignore[method-assign]
-
-
-def percentile(samples: Sequence[float], fraction: float) -> float:
-    if not samples:
-        return 0.0
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
 # --- stopping tables at a safe point -------------------------------------------------
@@ -372,9 +383,10 @@ class SoakFigures:
     replay_mismatches: int = 0
     replay_s: float = 0.0
     stopped_early: bool = False
-    rss_mb_after: float | None = None  # after `rss_after` games
-    rss_mb_end: float = 0.0  # after the last game (before replaying the records)
+    memory_after: MemoryPoint | None = None  # after `rss_after` games
+    memory_end: MemoryPoint | None = None  # after the last game (before replaying records)
     live_tables_end: int = 0  # tables the manager still holds then
+    growers: list[dict[str, Any]] = field(default_factory=list)  # lines, with --growers
 
 
 async def soak(options: Options, folder: Path, errors: Errors, deadline: float) -> SoakFigures:
@@ -387,7 +399,7 @@ async def soak(options: Options, folder: Path, errors: Errors, deadline: float) 
     tables = Tables(manager, options.seats)
     finished: list[int] = []
     timings = Timings()
-    with timing(timings):
+    with timing(timings), tracing(options.trace):
         started = time.perf_counter()
         for _ in range(min(options.tables, options.games)):
             tables.start_soon(errors)
@@ -403,11 +415,14 @@ async def soak(options: Options, folder: Path, errors: Errors, deadline: float) 
             if table.status is Status.FINISHED:
                 finished.append(table.id)
                 if len(finished) == options.rss_after:
-                    figures.rss_mb_after = rss_mb()
+                    figures.memory_after = memory_point(options.growers > 0)
             if len(finished) < options.games:
                 tables.start_soon(errors)
         await tables.settle_starts()
-        figures.rss_mb_end = rss_mb()
+        figures.memory_end = memory_point(options.growers > 0)
+        if figures.memory_after is not None:
+            figures.growers = growers(figures.memory_after, figures.memory_end,
+                                      options.growers)
         figures.live_tables_end = len(manager.tables)
         figures.abandoned = sum(1 for t in manager if t.open)
         await quiesce(manager, executor, set(), errors)
@@ -415,10 +430,10 @@ async def soak(options: Options, folder: Path, errors: Errors, deadline: float) 
         figures.elapsed_s = time.perf_counter() - started
     figures.games = len(finished)
     figures.events = await count_rows(db, "events")
-    figures.acts = len(timings.acts)
-    figures.act_p50_ms = percentile(timings.acts, 0.50) * 1000
-    figures.act_p99_ms = percentile(timings.acts, 0.99) * 1000
-    figures.decide_p50_ms = percentile(timings.decisions, 0.50) * 1000
+    figures.acts = timings.acts.count
+    figures.act_p50_ms = timings.acts.percentile(0.50) * 1000
+    figures.act_p99_ms = timings.acts.percentile(0.99) * 1000
+    figures.decide_p50_ms = timings.decisions.percentile(0.50) * 1000
     replay_started = time.perf_counter()
     figures.replay_mismatches = await replay_all(db, finished, errors)
     figures.replay_s = time.perf_counter() - replay_started
@@ -497,18 +512,6 @@ async def prepare(options: Options, path: Path, errors: Errors, deadline: float)
     await db.close()
     executor.shutdown(wait=True)
     return ready
-
-
-def rss_mb() -> float:
-    """Resident memory after a full collection, in MB."""
-    gc.collect()
-    return rss_bytes() / 2**20
-
-
-def rss_bytes() -> int:
-    with open("/proc/self/statm") as statm:
-        resident = int(statm.read().split()[1])
-    return resident * os.sysconf("SC_PAGE_SIZE")
 
 
 async def restore_once(options: Options, path: Path,
@@ -596,14 +599,37 @@ async def run(options: Options, folder: Path | None = None) -> dict[str, Any]:
         "restore_min_rounds": restored.min_rounds,
         "restore_prepare_s": round(restored.prepare_s, 1),
         "rss_kb_per_table": round(restored.rss_kb_per_table, 1),
-        "rss_after_games": options.rss_after,
-        "rss_mb_after": None if played.rss_mb_after is None else round(played.rss_mb_after, 1),
-        "rss_mb_end": round(played.rss_mb_end, 1),
-        "rss_growth_pct": (None if not played.rss_mb_after else round(
-            100 * (played.rss_mb_end - played.rss_mb_after) / played.rss_mb_after, 1)),
         "live_tables_end": played.live_tables_end,
+        **memory_figures(options, played),
         "error_samples": errors.samples,
     }
+
+
+def memory_figures(options: Options, played: SoakFigures) -> dict[str, Any]:
+    """Resident and traced memory after `rss_after` games and at the end."""
+    after, end = played.memory_after, played.memory_end
+
+    def mb(point: MemoryPoint | None, name: str) -> float | None:
+        value: float | None = None if point is None else getattr(point, name)
+        return value
+
+    def growth(name: str) -> float | None:
+        first, last = mb(after, name), mb(end, name)
+        if first is None or last is None or not first:
+            return None
+        return round(100 * (last - first) / first, 1)
+
+    def rounded(value: float | None) -> float | None:
+        return None if value is None else round(value, 1)
+
+    figures: dict[str, Any] = {"rss_after_games": options.rss_after, "traced": options.trace}
+    for name, key in (("rss_mb", "rss_mb"), ("blocks", "blocks"), ("traced_mb", "traced_mb"),
+                      ("tracer_mb", "tracemalloc_own_mb"), ("rss_trimmed_mb", "rss_trimmed_mb")):
+        figures[f"{key}_after"] = rounded(mb(after, name))
+        figures[f"{key}_end"] = rounded(mb(end, name))
+        figures[f"{key.removesuffix('_mb')}_growth_pct"] = growth(name)
+    figures["growers"] = played.growers
+    return figures
 
 
 def report(result: dict[str, Any], options: Options) -> None:
@@ -633,16 +659,33 @@ def report(result: dict[str, Any], options: Options) -> None:
           f"(target {TARGET_RESTORE_TABLES} in < {TARGET_RESTORE_S:.0f} s: {verdict(quick)}); "
           f"prepared in {result['restore_prepare_s']} s")
     if result["rss_mb_after"] is not None:
-        growth = result["rss_growth_pct"]
-        print(f"  resident memory: {result['rss_mb_after']} MB after "
-              f"{result['rss_after_games']} games, {result['rss_mb_end']} MB after "
-              f"{result['games']} ({growth:+} %; target within 10 %: "
-              f"{verdict(abs(growth) <= 10)}); the manager holds {result['live_tables_end']} "
-              f"tables, {result['tables']} playing")
+        report_memory(result, verdict)
     print(f"memory: {result['kb_per_table']} KB per live table (tracemalloc), "
           f"{result['rss_kb_per_table']} KB (RSS) "
           f"(target < {TARGET_KB_PER_TABLE:.0f}: "
           f"{verdict(result['kb_per_table'] < TARGET_KB_PER_TABLE)})")
+
+
+def report_memory(result: dict[str, Any], verdict: Callable[[bool], str]) -> None:
+    growth = result["rss_growth_pct"]
+    print(f"  resident memory: {result['rss_mb_after']} MB after "
+          f"{result['rss_after_games']} games, {result['rss_mb_end']} MB after "
+          f"{result['games']} ({growth:+} %; target within 10 %: "
+          f"{verdict(abs(growth) <= 10)}); the manager holds {result['live_tables_end']} "
+          f"tables, {result['tables']} playing")
+    print(f"  blocks held by Python's allocator: {result['blocks_after']}, then "
+          f"{result['blocks_end']} ({result['blocks_growth_pct']:+} %)")
+    if result["traced_mb_after"] is not None:
+        print(f"  traced (live Python) memory: {result['traced_mb_after']} MB, then "
+              f"{result['traced_mb_end']} MB ({result['traced_growth_pct']:+} %); "
+              f"tracemalloc's own: {result['tracemalloc_own_mb_after']} MB, then "
+              f"{result['tracemalloc_own_mb_end']} MB")
+    if result["rss_trimmed_mb_after"] is not None:
+        print(f"  resident after malloc_trim: {result['rss_trimmed_mb_after']} MB, then "
+              f"{result['rss_trimmed_mb_end']} MB ({result['rss_trimmed_growth_pct']:+} %)")
+    for grower in result["growers"]:
+        print(f"    {grower['line']}: +{grower['grew_kb']} KB in {grower['blocks']:+} blocks "
+              f"(now {grower['now_kb']} KB)")
 
 
 def parse(argv: Sequence[str] | None = None) -> tuple[Options, bool]:
@@ -665,12 +708,19 @@ def parse(argv: Sequence[str] | None = None) -> tuple[Options, bool]:
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--rss-after", type=int, default=defaults.rss_after,
                         help="games after which resident memory is compared with the end")
+    parser.add_argument("--trace", action="store_true",
+                        help="play the soak under tracemalloc (traced memory at both points; "
+                             "about three times slower)")
+    parser.add_argument("--growers", type=int, default=defaults.growers,
+                        help="name this many source lines whose traced memory grew most "
+                             "(and trim the allocator at both points)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     options = Options(tables=args.tables, games=args.games, restore=args.restore,
                       restore_rounds=args.restore_rounds, seats=args.seats,
                       threads=args.threads, max_seconds=args.max_seconds, seed=args.seed,
-                      rss_after=args.rss_after)
+                      rss_after=args.rss_after, trace=args.trace,
+                      growers=args.growers)
     return options, bool(args.json)
 
 

@@ -206,6 +206,8 @@ class Game:
         game.rounds, game.round_no, game.winner = list(base.rounds), base.round_no, None
         game.events, game.deal_log = list(events[:base.events]), list(deal_log[:base.deals])
         game.phase, game.kind, game._out = WINDOW, NORMAL, []
+        if base.previous is not None:  # so the round's own base comes out as saved
+            game.round_base = base.previous
         game._reset_round()
         game._begin_round(base.kind)
         game.opening = tuple(game._out)  # the round's beginning, as a live game told it
@@ -456,12 +458,14 @@ class Game:
         self._begin_round(DEAD_MAN if self._due_dead else NORMAL)
 
     def _begin_round(self, kind: str) -> None:
+        # The base of the round that ends here (none before the first round).
+        ended: RoundBase | None = getattr(self, "round_base", None)
         self.round_base = RoundBase(
             len(self.events), len(self.deal_log), kind, self.round_no, tuple(self.marks),
             tuple(self.out), tuple(self.forfeited), tuple(self.forfeit_order),
             tuple(self.fold_count), tuple(self.had_dead_man), tuple(self.caught),
             tuple(self.shown_genuine), self.two_left_done,
-            tuple(self._due_dead), tuple(self.rounds))
+            tuple(self._due_dead), tuple(self.rounds), None if ended is None else ended.alone())
         self._reset_round()
         self.round_no += 1
         self.kind = kind

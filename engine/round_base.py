@@ -10,14 +10,17 @@ saved base is a `RecordError` (the caller then replays the whole log).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.chance import card_list
 from engine.errors import RecordError
 from engine.state import DEAD_MAN, NORMAL, SUPER_TOEP, DealEntry, RoundSummary
 
-BASE_FORMAT = 2  # 2: the vuile was record (caught, shown_genuine) came in
+# 2: the vuile was record (caught, shown_genuine) came in; 3: the base of the
+# round before rides along (`previous`). Format 2 still reads (no previous).
+BASE_FORMAT = 3
+_FORMATS = frozenset({2, BASE_FORMAT})
 _KINDS = frozenset({NORMAL, DEAD_MAN, SUPER_TOEP})
 
 
@@ -41,6 +44,10 @@ class RoundBase:
     two_left_done: bool
     due_dead: tuple[int, ...]
     rounds: tuple[RoundSummary, ...]
+    # The base of the round before this one (itself without a previous), so a
+    # restart early in a round can replay from there and still tell the last
+    # round's closing lines, instead of replaying the whole game.
+    previous: RoundBase | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -51,7 +58,12 @@ class RoundBase:
             "had_dead_man": list(self.had_dead_man), "caught": list(self.caught),
             "shown_genuine": list(self.shown_genuine), "two_left_done": self.two_left_done,
             "due_dead": list(self.due_dead), "rounds": [r.to_json() for r in self.rounds],
+            "previous": None if self.previous is None else self.previous.to_json(),
         }
+
+    def alone(self) -> RoundBase:
+        """This base without the one before it (what the next base keeps)."""
+        return self if self.previous is None else replace(self, previous=None)
 
     def check(self, limit: int) -> None:
         """RecordError unless the base agrees with itself: a summary of every
@@ -69,7 +81,7 @@ class RoundBase:
     @classmethod
     def from_json(cls, data: object, seats: int) -> RoundBase:
         """A saved base, checked for shape (RecordError if anything is off)."""
-        if not isinstance(data, Mapping) or data.get("format") != BASE_FORMAT:
+        if not isinstance(data, Mapping) or data.get("format") not in _FORMATS:
             raise RecordError(f"a round base must be an object of format {BASE_FORMAT}")
         kind = data.get("kind")
         if kind not in _KINDS:
@@ -86,6 +98,7 @@ class RoundBase:
             two_left_done=_flag(data.get("two_left_done"), "two_left_done"),
             due_dead=_seats(data, "due_dead", seats),
             rounds=tuple(_summary(r, seats) for r in _list(data, "rounds")),
+            previous=_previous(data, seats),
         )
 
 
@@ -106,6 +119,17 @@ def deal_entry(data: object, seats: int) -> DealEntry:
     return DealEntry([None if h is None else card_list("a deal's hand", h) for h in hands],
                      card_list("a deal's stock", data.get("stock")), leader,
                      [card_list("a reshuffle", r) for r in reshuffles])
+
+
+def _previous(data: Mapping[str, Any], seats: int) -> RoundBase | None:
+    """The base of the round before, if saved: a round earlier, and no further back."""
+    saved = data.get("previous")
+    if saved is None:
+        return None
+    previous = RoundBase.from_json(saved, seats).alone()
+    if previous.round_no >= _count(data, "round_no") or previous.events > _count(data, "events"):
+        raise RecordError("round base: the previous base must lie before it")
+    return previous
 
 
 def _summary(data: object, seats: int) -> RoundSummary:

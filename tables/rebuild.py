@@ -2,8 +2,11 @@
 chance log and, when saved, the base of the round in play.
 
 With a round base only the round in play is replayed (a restart of hundreds
-of tables deep into their games stays quick); without one, or with one that
-does not fit the log, the whole log is.
+of tables deep into their games stays quick). Early in a round, when that
+round has not yet told the `keep` lines the table message shows, the round
+before is replayed too, from the previous base saved with it (format 3). A
+base without one (format 2, saved before it came in), or one that does not
+fit the log, gives way to the whole log.
 """
 
 from __future__ import annotations
@@ -48,12 +51,20 @@ def rebuild(loaded: LoadedGame, keep: int) -> Rebuilt:
     game = None
     if loaded.round_base is not None:
         try:
-            game = _from_round_base(rules, players, deals, row.first_leader, row.seed,
-                                    loaded.round_base, events, recent)
+            base = RoundBase.from_json(loaded.round_base, len(players))
+            for start in (base, base.previous):  # too early in the round: the one before
+                if start is None:
+                    break
+                recent.clear()
+                game = _from_round_base(rules, players, deals, row.first_leader, row.seed,
+                                        start, events, recent)
+                if len(recent) >= keep:
+                    break
         except Exception:  # a shortcut that failed: the log is the truth
+            game = None
             log_failure(log, logging.WARNING, "table %s: its round base does not fit its "
                         "log; replaying the whole log", row.id)
-    if game is None or len(recent) < keep:  # too early in the round: the rounds before
+    if game is None or len(recent) < keep:  # still short of lines: the rounds before
         recent.clear()
         game = replayed(rules, players, deals, row.first_leader, row.seed, events, recent)
     return Rebuilt(game, ChanceLog.of(game), len(loaded.chance_rows), tuple(recent))
@@ -96,11 +107,10 @@ def parsed_events(raw_events: Sequence[object], seats: int) -> list[Event]:
 
 
 def _from_round_base(rules: TableRules, players: Sequence[str], deals: Sequence[Any],
-                     first_leader: int | None, seed: int, saved: object,
+                     first_leader: int | None, seed: int, base: RoundBase,
                      events: Sequence[Event], told: deque[Happening]) -> Game:
     if first_leader is None:
         raise RecordError("a game in play has a first leader")
-    base = RoundBase.from_json(saved, len(players))
     deal_log = [deal_entry(d, len(players)) for d in deals[:base.deals]]
     game = Game.at_round(rules, players, RecordChance(deals, SeededChance(seed)),
                          first_leader, base, events, deal_log)

@@ -141,3 +141,27 @@ def test_a_base_beyond_the_log_is_refused() -> None:
     record, events, base = _a_late_base()
     with pytest.raises(RecordError, match="beyond the log"):
         _at(record, 7, base, events[:base.events - 1])
+
+
+def test_a_base_carries_the_one_before_it_and_no_further() -> None:
+    _, _, base = _a_late_base()
+    assert base.previous is not None and base.previous.round_no == base.round_no - 1
+    assert base.previous.previous is None  # one round back, not the whole chain
+    saved = base.to_json()
+    assert saved["format"] == 3 and saved["previous"]["round_no"] == base.round_no - 1
+    assert RoundBase.from_json(json.loads(json.dumps(saved)), 3) == base
+
+
+def test_a_format_2_base_reads_without_the_one_before() -> None:
+    _, _, base = _a_late_base()
+    saved = {k: v for k, v in base.to_json().items() if k != "previous"}
+    assert RoundBase.from_json({**saved, "format": 2}, 3) == base.alone()
+
+
+@pytest.mark.parametrize("change", [{"round_no": 9}, {"events": 10_000}, {"marks": [1]}])
+def test_a_previous_base_that_does_not_lie_before_is_refused(change: dict[str, Any]) -> None:
+    _, _, base = _a_late_base()
+    saved = base.to_json()
+    saved["previous"] = {**saved["previous"], **change}
+    with pytest.raises(RecordError, match="round base"):
+        RoundBase.from_json(saved, 3)

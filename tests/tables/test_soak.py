@@ -28,3 +28,14 @@ async def test_soak_small() -> None:
     assert result["errors"] == 0, result["error_samples"]
     assert result["replay_mismatches"] == 0 and result["games"] == 40
     assert result["restore_tables"] == 20
+
+
+async def test_soak_memory_figures_at_both_points() -> None:
+    result = await run(Options(tables=2, games=4, rss_after=2, trace=True, growers=5, restore=1,
+                               restore_rounds=1, max_seconds=60))
+    assert result["errors"] == 0, result["error_samples"]
+    for name in ("rss_mb", "blocks", "traced_mb", "tracemalloc_own_mb"):
+        assert result[f"{name}_after"] > 0 and result[f"{name}_end"] > 0
+    assert result["rss_growth_pct"] is not None and result["traced_growth_pct"] is not None
+    assert 0 < len(result["growers"]) <= 5
+    assert all(g["grew_kb"] > 0 and ":" in g["line"] for g in result["growers"])

@@ -1,0 +1,45 @@
+"""tables/manager.py: a table that closes leaves memory, whichever way it
+closes: nothing keeps it (nor its game) alive once the manager forgot it."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from engine.rules import TableRules
+from tables.clock import FakeClock
+from tables.manager import TableManager
+from tables.table import Table
+from tests.tables.conftest import new_table, play_people
+
+
+async def _finish(table: Table) -> None:
+    await play_people(table)
+
+
+async def _end(table: Table) -> None:
+    await table.end()
+
+
+async def _cancel(table: Table) -> None:
+    await table.leave(1)  # the host leaves the lobby: it is cancelled
+
+
+@pytest.mark.parametrize(("start", "close"), [(True, _finish), (True, _end), (False, _cancel)])
+async def test_a_closed_table_is_collected(
+        manager: TableManager, clock: FakeClock, start: bool,
+        close: Callable[[Table], Awaitable[None]]) -> None:
+    table = await new_table(manager, humans=2, bots=["normal"], rules=TableRules(limit=5),
+                            start=start)
+    await close(table)
+    await clock.advance(2 * 86_400)  # every timer it left fell due (and found nothing to do)
+    assert not table.open and manager.get(table.id) is None
+    gone = weakref.ref(table)
+    game = weakref.ref(table.game) if table.game is not None else None
+    del table
+    gc.collect()
+    assert gone() is None, gc.get_referrers(gone())
+    assert game is None or game() is None
