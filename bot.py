@@ -98,7 +98,7 @@ class ToepBot(commands.Bot):
         return None if table is None else table.id
 
     async def setup_hook(self) -> None:
-        self._db = await connect(self.settings.database_path)
+        self._db = await connect(self.settings.database)
         # One process per database, or per shard: refused here (LeaseHeld) while
         # another process runs on the same database (or on one of these shards).
         shards = self.settings.shards

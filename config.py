@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from data.url import shown_url, url_problem
 from tables.shards import UNSHARDED, Shards
 
 log = logging.getLogger(__name__)
@@ -30,12 +31,20 @@ class Settings:
     dev_guild_id: int | None = None
     database_path: Path = DEFAULT_DATABASE
     log_level: str = "INFO"
+    # A postgresql:// URL: the bot uses that database instead of the file.
+    database_url: str | None = field(default=None, repr=False)
     shards: Shards = UNSHARDED
 
     def __repr__(self) -> str:
+        url = None if self.database_url is None else shown_url(self.database_url)
         return (f"Settings(discord_token=<hidden>, dev_guild_id={self.dev_guild_id}, "
                 f"database_path={str(self.database_path)!r}, log_level={self.log_level!r}, "
-                f"shards={self.shards!r})")
+                f"database_url={url!r}, shards={self.shards!r})")
+
+    @property
+    def database(self) -> str | Path:
+        """What the bot opens: the PostgreSQL URL if one is set, else the SQLite file."""
+        return self.database_url or self.database_path
 
 
 def load_settings(env: Mapping[str, str]) -> Settings:
@@ -51,6 +60,7 @@ def load_settings(env: Mapping[str, str]) -> Settings:
         dev_guild_id=_guild_id(env.get("DEV_GUILD_ID", "").strip()),
         database_path=_database_path(env.get("DATABASE_PATH", "").strip()),
         log_level=_log_level(env.get("LOG_LEVEL", "").strip()),
+        database_url=_database_url(env.get("DATABASE_URL", "").strip()),
         shards=_shards(env.get("SHARD_COUNT", "").strip(), env.get("SHARD_IDS", "").strip()),
     )
 
@@ -71,6 +81,15 @@ def _database_path(text: str) -> Path:
         raise SettingsError(f"DATABASE_PATH {text!r} is a folder; name a file, "
                             "e.g. data/toep.sqlite3")
     return path
+
+
+def _database_url(text: str) -> str | None:
+    if not text:
+        return None
+    problem = url_problem(text)
+    if problem is not None:
+        raise SettingsError(f"DATABASE_URL {problem}")
+    return text
 
 
 def _log_level(text: str) -> str:

@@ -2,10 +2,12 @@
 
     python bench/soak.py [--tables 200] [--games 1000] [--restore 500] [--json]
                          [--seats 4] [--threads 2] [--max-seconds 1800] [--rss-after 1000]
-                         [--trace] [--growers 20]
+                         [--trace] [--growers 20] [--database sqlite|postgres]
 
 Everything runs through the real stack: `TableManager` with the `SystemClock`,
-a real database file (WAL, synchronous=FULL) in a temporary folder, a
+a real database file (WAL, synchronous=FULL) in a temporary folder (with
+`--database postgres`: a PostgreSQL server started for the run from the
+binaries tests/pg_server.py finds, fsync on, one database per phase), a
 thread-pool executor for the computer players (2 threads by default: the
 machine has 2 cores) and `TableConfig(bot_pause=0, computers_only=True)`.
 Figures only; nothing here asserts. `--max-seconds` bounds the whole run
@@ -105,6 +107,7 @@ from tables.clock import SystemClock
 from tables.manager import TableManager
 from tables.snapshot import SeatUpdate, Status, TableSnapshot
 from tables.table import Table, TableConfig, TableDeps
+from tests.pg_server import PgServer
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +137,7 @@ class Options:
     rss_after: int = 1000  # games after which resident memory is taken, to compare with the end
     trace: bool = False  # the soak phase under tracemalloc (traced memory at both points)
     growers: int = 0  # name this many source lines whose traced memory grew most
+    database: str = "sqlite"  # or "postgres": a server of its own (tests/pg_server.py)
 
 
 # --- what should not happen --------------------------------------------------------
@@ -389,9 +393,34 @@ class SoakFigures:
     growers: list[dict[str, Any]] = field(default_factory=list)  # lines, with --growers
 
 
-async def soak(options: Options, folder: Path, errors: Errors, deadline: float) -> SoakFigures:
+class Places:
+    """Where each phase's database lives: a file in the run's folder, or a
+    database of a PostgreSQL server started for the run (durable: every
+    commit flushed, as SQLite's synchronous=FULL)."""
+
+    def __init__(self, options: Options, folder: Path) -> None:
+        self.folder = folder
+        self.server = PgServer(durable=True) if options.database == "postgres" else None
+
+    async def __call__(self, name: str) -> str | Path:
+        if self.server is None:
+            return self.folder / f"{name}.sqlite3"
+        return await self.server.create_database(name)
+
+    def __enter__(self) -> Places:
+        if self.server is not None:
+            self.server.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.server is not None:
+            self.server.stop()
+
+
+async def soak(options: Options, places: Places, errors: Errors,
+               deadline: float) -> SoakFigures:
     figures = SoakFigures()
-    db = await connect(folder / "soak.sqlite3")
+    db = await connect(await places("soak"))
     executor = GatedExecutor(options.threads, "soak-bot")
     listener = SoakListener(errors)
     manager = TableManager(make_deps(db, listener, executor, 0, options.max_seconds),
@@ -476,7 +505,7 @@ class RestoreFigures:
     rss_kb_per_table: float = 0.0
 
 
-async def prepare(options: Options, path: Path, errors: Errors, deadline: float) -> int:
+async def prepare(options: Options, path: str | Path, errors: Errors, deadline: float) -> int:
     """Play tables until `options.restore` of them have enough rounds; stop them."""
     db = await connect(path)
     executor = GatedExecutor(options.threads, "prep-bot")
@@ -514,7 +543,7 @@ async def prepare(options: Options, path: Path, errors: Errors, deadline: float)
     return ready
 
 
-async def restore_once(options: Options, path: Path,
+async def restore_once(options: Options, path: str | Path,
                        measure: Callable[[], int]) -> tuple[float, int, int, int]:
     """Restore every table in the database on a fresh manager: the time it
     took, how many came back, their fewest rounds, and `measure()`'s growth."""
@@ -541,10 +570,10 @@ def traced() -> int:
     return tracemalloc.get_traced_memory()[0]
 
 
-async def restore_phase(options: Options, folder: Path, errors: Errors,
+async def restore_phase(options: Options, places: Places, errors: Errors,
                         deadline: float) -> RestoreFigures:
     figures = RestoreFigures()
-    path = folder / "restore.sqlite3"
+    path = await places("restore")
     started = time.perf_counter()
     figures.tables = await prepare(options, path, errors, deadline)
     figures.prepare_s = time.perf_counter() - started
@@ -570,10 +599,10 @@ async def restore_phase(options: Options, folder: Path, errors: Errors,
 async def run(options: Options, folder: Path | None = None) -> dict[str, Any]:
     errors = Errors()
     deadline = time.perf_counter() + options.max_seconds
-    with tempfile.TemporaryDirectory(prefix="toep-soak-") as temp, watching(errors):
-        where = folder or Path(temp)
-        played = await soak(options, where, errors, deadline)
-        restored = await restore_phase(options, where, errors, deadline)
+    with (tempfile.TemporaryDirectory(prefix="toep-soak-") as temp,
+          Places(options, folder or Path(temp)) as places, watching(errors)):
+        played = await soak(options, places, errors, deadline)
+        restored = await restore_phase(options, places, errors, deadline)
     return {
         "errors": errors.count,
         "games": played.games,
@@ -714,13 +743,16 @@ def parse(argv: Sequence[str] | None = None) -> tuple[Options, bool]:
     parser.add_argument("--growers", type=int, default=defaults.growers,
                         help="name this many source lines whose traced memory grew most "
                              "(and trim the allocator at both points)")
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default=defaults.database,
+                        help="the backend: an SQLite file, or a PostgreSQL server started "
+                             "for the run")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     options = Options(tables=args.tables, games=args.games, restore=args.restore,
                       restore_rounds=args.restore_rounds, seats=args.seats,
                       threads=args.threads, max_seconds=args.max_seconds, seed=args.seed,
                       rss_after=args.rss_after, trace=args.trace,
-                      growers=args.growers)
+                      growers=args.growers, database=args.database)
     return options, bool(args.json)
 
 

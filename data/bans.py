@@ -9,14 +9,12 @@ and draws the conclusion. Time always comes from the caller.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-import aiosqlite
-
 from data.db import Database
+from data.sql import Connection, Row
 from data.times import from_db, from_db_opt, to_db
 
 log = logging.getLogger(__name__)
@@ -64,7 +62,7 @@ async def record_forfeit(
     return outcome
 
 
-async def record_forfeit_in(conn: aiosqlite.Connection, forfeit: Forfeit) -> ForfeitOutcome:
+async def record_forfeit_in(conn: Connection, forfeit: Forfeit) -> ForfeitOutcome:
     """`record_forfeit` inside the caller's transaction (a table saves a forfeit
     with the event that brought it, so a crash cannot keep one without the other).
 
@@ -72,12 +70,12 @@ async def record_forfeit_in(conn: aiosqlite.Connection, forfeit: Forfeit) -> For
     again, so one bad week gives one ban, lifted or not.
     """
     guild_id, user_id, at = forfeit.guild_id, forfeit.user_id, forfeit.at
-    cursor = await conn.execute(
+    inserted = await conn.execute(
         "INSERT INTO forfeits (game_id, guild_id, user_id, kind, at) VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (game_id, user_id) DO NOTHING",
         (forfeit.game_id, guild_id, user_id, forfeit.kind, to_db(at)),
     )
-    if cursor.rowcount == 0:
+    if inserted == 0:
         return ForfeitOutcome(recorded=False, ban=None)
     if await _counting_forfeits(conn, guild_id, user_id, at) < FORFEITS_FOR_BAN:
         return ForfeitOutcome(recorded=True, ban=None)
@@ -141,13 +139,13 @@ _BAN_COLUMNS = "id, guild_id, user_id, since, until, lifted_by, lifted_at"
 
 
 async def _counting_forfeits(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, at: datetime
+    conn: Connection, guild_id: int, user_id: int, at: datetime
 ) -> int:
     rows = list(
         await conn.execute_fetchall(
             "SELECT COUNT(*) FROM forfeits WHERE guild_id = ? AND user_id = ? AND at <= ?"
-            " AND at > MAX(?, COALESCE((SELECT MAX(since) FROM bans"
-            "  WHERE guild_id = ? AND user_id = ? AND since <= ?), ''))",
+            " AND at > ? AND at > COALESCE((SELECT MAX(since) FROM bans"
+            "  WHERE guild_id = ? AND user_id = ? AND since <= ?), '')",
             (guild_id, user_id, to_db(at), to_db(at - WINDOW), guild_id, user_id, to_db(at)),
         )
     )
@@ -155,7 +153,7 @@ async def _counting_forfeits(
 
 
 async def _active(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, now: datetime
+    conn: Connection, guild_id: int, user_id: int, now: datetime
 ) -> Ban | None:
     rows = list(
         await conn.execute_fetchall(
@@ -168,19 +166,18 @@ async def _active(
 
 
 async def _insert_ban(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, since: datetime
+    conn: Connection, guild_id: int, user_id: int, since: datetime
 ) -> Ban:
     until = since + BAN_LENGTH
-    cursor = await conn.execute(
-        "INSERT INTO bans (guild_id, user_id, since, until) VALUES (?, ?, ?, ?)",
+    rows = await conn.execute_fetchall(
+        "INSERT INTO bans (guild_id, user_id, since, until) VALUES (?, ?, ?, ?) RETURNING id",
         (guild_id, user_id, to_db(since), to_db(until)),
     )
-    ban_id = cursor.lastrowid
-    assert ban_id is not None
+    ban_id = int(rows[0][0])
     return Ban(ban_id, guild_id, user_id, since, until, None, None)
 
 
-def _ban(row: sqlite3.Row) -> Ban:
+def _ban(row: Row) -> Ban:
     return Ban(
         id=row["id"],
         guild_id=row["guild_id"],

@@ -1,7 +1,9 @@
 """The database connection: opening, PRAGMAs, migrations and transactions.
 
-One aiosqlite connection serves the whole bot. An asyncio lock serialises its
-use, so a reader never sees another coroutine's half-done transaction.
+One connection serves the whole bot: an SQLite file through aiosqlite, or a
+PostgreSQL database through asyncpg when given a `postgresql://` URL
+(data/sql.py holds the differences). An asyncio lock serialises its use, so
+a reader never sees another coroutine's half-done transaction.
 """
 
 from __future__ import annotations
@@ -15,14 +17,18 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import asyncpg
 
 from data import migrate
 from data.errors import (
     DatabaseCorruptError,
     DatabaseOpenError,
+    DataError,
     MigrationError,
     TransactionError,
 )
+from data.sql import Connection, PostgresConnection, SqliteConnection
+from data.url import is_postgres_url, shown_url
 
 log = logging.getLogger(__name__)
 
@@ -34,24 +40,33 @@ _CORRUPT_CODES = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
 class Database:
     """An open database. Use `transaction()` to write and `read()` to read."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, conn: Connection, name: str, path: Path | None = None) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
-        self.path = path
+        self._path = path
+        self.name = name  # the file, or the URL without its password: for messages
+        self.dialect = conn.dialect
         # Run inside every write transaction, right after BEGIN; raising refuses the
         # write (data/lease.py: only the lease's holder may write).
-        self.fence: Callable[[aiosqlite.Connection], Awaitable[None]] | None = None
+        self.fence: Callable[[Connection], Awaitable[None]] | None = None
+
+    @property
+    def path(self) -> Path:
+        """The SQLite file (a PostgreSQL database has none: DataError)."""
+        if self._path is None:
+            raise DataError(f"{self.name} is not a database file")
+        return self._path
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT; any exception rolls back and propagates."""
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """BEGIN (IMMEDIATE on SQLite) ... COMMIT; any exception rolls back and propagates."""
         async with self._hold():
             try:
                 # Like COMMIT, BEGIN runs to its end even if the caller is
                 # cancelled meanwhile; then it is rolled back, so the lock is
                 # never released with the connection inside a transaction.
-                await self._finish("BEGIN IMMEDIATE")
+                await self._finish(self.dialect.begin)
             except BaseException:
                 await self._rollback()
                 raise
@@ -65,7 +80,7 @@ class Database:
             await self._finish("COMMIT")
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def read(self) -> AsyncIterator[Connection]:
         """Exclusive use of the connection for reads; sees only committed data."""
         async with self._hold():
             yield self._conn
@@ -74,6 +89,8 @@ class Database:
         """The value of a PRAGMA (name from a fixed set: tests and diagnostics)."""
         if name not in {"journal_mode", "synchronous", "foreign_keys", "busy_timeout"}:
             raise ValueError(f"unknown pragma {name!r}")
+        if not isinstance(self._conn, SqliteConnection):
+            raise DataError(f"{self.name} has no PRAGMAs: it is not SQLite")
         async with self.read() as conn:
             rows = list(await conn.execute_fetchall(f"PRAGMA {name}"))
         return rows[0][0]
@@ -91,6 +108,7 @@ class Database:
         async with self._lock:
             self._owner = task
             try:
+                await self._conn.ensure_open()
                 yield
             finally:
                 self._owner = None
@@ -119,9 +137,12 @@ async def connect(
 ) -> Database:
     """Open (creating if needed) the database at `path` and bring its schema up to date.
 
+    `path` is an SQLite file, or a `postgresql://` URL (the database must exist).
     Raises DatabaseOpenError (DatabaseCorruptError for a damaged file) or
     MigrationError; the file is never repaired, truncated or replaced.
     """
+    if isinstance(path, str) and is_postgres_url(path):
+        return await connect_postgres(path, migrations_dir=migrations_dir)
     file = Path(path)
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
@@ -131,13 +152,36 @@ async def connect(
         raise DatabaseOpenError(f"cannot open database {file}: {error}") from error
     try:
         await _prepare(conn, file, busy_timeout_ms, integrity_check)
-        migrations = migrate.discover(migrations_dir or migrate.MIGRATIONS_DIR)
-        await migrate.apply_migrations(conn, migrations)
+        wrapped = SqliteConnection(conn)
+        await _migrate(wrapped, migrations_dir)
     except BaseException:
         await conn.close()
         raise
     log.info("database %s open", file)
-    return Database(conn, file)
+    return Database(wrapped, str(file), file)
+
+
+async def connect_postgres(url: str, *, migrations_dir: Path | None = None,
+                           timeout_s: float = 10) -> Database:
+    """Open the PostgreSQL database at `url` and bring its schema up to date."""
+    name = shown_url(url)
+    try:
+        conn = await PostgresConnection.open(url, timeout_s)
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError,
+            ValueError) as error:
+        raise DatabaseOpenError(f"cannot open database {name}: {error}") from error
+    try:
+        await _migrate(conn, migrations_dir)
+    except BaseException:
+        await conn.close()
+        raise
+    log.info("database %s open", name)
+    return Database(conn, name)
+
+
+async def _migrate(conn: Connection, migrations_dir: Path | None) -> None:
+    migrations = migrate.discover(migrations_dir or migrate.MIGRATIONS_DIR)
+    await migrate.apply_migrations(conn, migrations)
 
 
 async def _prepare(
@@ -190,4 +234,5 @@ __all__ = [
     "DatabaseOpenError",
     "MigrationError",
     "connect",
+    "connect_postgres",
 ]

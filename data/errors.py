@@ -17,7 +17,8 @@ class DataError(Exception):
 
 
 class DatabaseOpenError(DataError):
-    """The database file cannot be opened, or is not a usable SQLite file."""
+    """The database cannot be opened: a file that is not a usable SQLite file,
+    a PostgreSQL server that cannot be reached or refuses us."""
 
 
 class DatabaseCorruptError(DatabaseOpenError):
@@ -29,6 +30,12 @@ class DatabaseCorruptError(DatabaseOpenError):
 
 class MigrationError(DataError):
     """A migration could not be applied; its transaction was rolled back."""
+
+
+class ConstraintError(DataError):
+    """A write broke a rule of the schema (a unique index, a check, an
+    append-only log); the same error on SQLite and PostgreSQL. Its text names
+    the constraint as the database did."""
 
 
 class NotFoundError(DataError):

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable, Sequence
-
-import aiosqlite
 
 from data.db import Database
 from data.errors import NotFoundError
@@ -20,6 +17,7 @@ from data.gamevalues import (
     seat_from_row,
 )
 from data.jsonutil import JSONObject, load_object
+from data.sql import Connection, Row
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +52,7 @@ async def load_unfinished(
 
 
 async def seats_of(
-    conn: aiosqlite.Connection, game_ids: Sequence[int]
+    conn: Connection, game_ids: Sequence[int]
 ) -> dict[int, tuple[Seat, ...]]:
     """Seats of several games in seat order, by game id."""
     grouped: dict[int, list[Seat]] = {game_id: [] for game_id in game_ids}
@@ -63,7 +61,7 @@ async def seats_of(
     return {game_id: tuple(seats) for game_id, seats in grouped.items()}
 
 
-async def _load_parts(conn: aiosqlite.Connection, games: list[Game]) -> list[LoadedGame]:
+async def _load_parts(conn: Connection, games: list[Game]) -> list[LoadedGame]:
     ids = [game.id for game in games]
     seats = await seats_of(conn, ids)
     invites: dict[int, set[int]] = {game_id: set() for game_id in ids}
@@ -80,14 +78,14 @@ async def _load_parts(conn: aiosqlite.Connection, games: list[Game]) -> list[Loa
 
 
 async def _round_bases_of(
-    conn: aiosqlite.Connection, game_ids: Sequence[int]
+    conn: Connection, game_ids: Sequence[int]
 ) -> dict[int, JSONObject]:
     rows = await _rows_of(conn, "game_round_bases", "body", "game_id", game_ids)
     return {game_id: load_object(text) for game_id, text in rows}
 
 
 async def _bodies_of(
-    conn: aiosqlite.Connection, table: str, game_ids: Sequence[int]
+    conn: Connection, table: str, game_ids: Sequence[int]
 ) -> dict[int, tuple[JSONObject, ...]]:
     grouped: dict[int, list[JSONObject]] = {game_id: [] for game_id in game_ids}
     # Logs repeat a few hundred small texts many thousand times: decode each
@@ -102,13 +100,13 @@ async def _bodies_of(
 
 
 async def _rows_of(
-    conn: aiosqlite.Connection, table: str, columns: str, order: str, game_ids: Sequence[int]
-) -> list[sqlite3.Row]:
+    conn: Connection, table: str, columns: str, order: str, game_ids: Sequence[int]
+) -> list[Row]:
     """Rows of several games: the game's id first, then `columns`."""
     # A query per chunk of games, in primary-key order (game_id, ...): a
     # restart of hundreds of tables makes a handful of queries, not thousands.
     # Table, columns and order are constants of this module, never input.
-    found: list[sqlite3.Row] = []
+    found: list[Row] = []
     ids = list(game_ids)
     for start in range(0, len(ids), _CHUNK):
         chunk = ids[start:start + _CHUNK]

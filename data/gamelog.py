@@ -11,11 +11,10 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-import aiosqlite
-
 from data.db import Database
 from data.errors import GameStateError, LogOrderError, NotFoundError
 from data.jsonutil import dump_object
+from data.sql import Connection
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +57,7 @@ async def append_events_and_deals(
         await insert_log(conn, "deals", game_id, deals_from, deals)
 
 
-async def next_number(conn: aiosqlite.Connection, name: LogName, game_id: int) -> int:
+async def next_number(conn: Connection, name: LogName, game_id: int) -> int:
     """The number the next entry of the log must have (0 for an empty log)."""
     rows = list(
         await conn.execute_fetchall(
@@ -70,7 +69,7 @@ async def next_number(conn: aiosqlite.Connection, name: LogName, game_id: int) -
 
 
 async def insert_log(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     name: LogName,
     game_id: int,
     first_n: int,
@@ -90,7 +89,7 @@ async def insert_log(
     return first_n + len(texts)
 
 
-async def require_playing(conn: aiosqlite.Connection, game_id: int) -> None:
+async def require_playing(conn: Connection, game_id: int) -> None:
     rows = list(await conn.execute_fetchall("SELECT status FROM games WHERE id = ?", (game_id,)))
     if not rows:
         raise NotFoundError(f"no game {game_id}")

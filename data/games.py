@@ -9,15 +9,12 @@ data.stats.finish_game.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, cast
-
-import aiosqlite
+from typing import Any
 
 from data.db import Database
-from data.errors import ChannelBusyError, NotFoundError
+from data.errors import ChannelBusyError, ConstraintError, NotFoundError
 from data.gameload import load_game, load_unfinished
 from data.gamelog import append_deals, append_events, insert_log
 from data.gamevalues import (
@@ -31,9 +28,12 @@ from data.gamevalues import (
     require_status,
 )
 from data.jsonutil import dump_object
+from data.sql import Connection
 from data.times import to_db
 
 log = logging.getLogger(__name__)
+
+_ONE_OPEN_PER_CHANNEL = ("games.channel_id", "games_one_open_per_channel")
 
 
 async def create_game(
@@ -53,16 +53,17 @@ async def create_game(
     ChannelBusyError if the channel already has an open table."""
     async with db.transaction() as conn:
         try:
-            cursor = await conn.execute(
+            rows = await conn.execute_fetchall(
                 "INSERT INTO games (guild_id, channel_id, host_id, public, rules, seed,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, host_id, public, dump_object(rules), seed, to_db(now)),
             )
-        except sqlite3.IntegrityError as err:
-            if "games.channel_id" not in str(err):
+        except ConstraintError as err:
+            # SQLite names the column, PostgreSQL the index (migration 0005).
+            if not any(name in str(err) for name in _ONE_OPEN_PER_CHANNEL):
                 raise
             raise ChannelBusyError(f"channel {channel_id} has an open table") from None
-        game_id = cast(int, cursor.lastrowid)
+        game_id = int(rows[0][0])
         await _write_seats(conn, game_id, seats)
         await _insert_invites(conn, game_id, invites)
         return await fetch_game(conn, game_id)
@@ -71,10 +72,10 @@ async def create_game(
 async def set_message(db: Database, game_id: int, message_id: int | None) -> None:
     """Remember the public table message (posted anew now and then)."""
     async with db.transaction() as conn:
-        cursor = await conn.execute(
+        changed = await conn.execute(
             "UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id)
         )
-        if cursor.rowcount == 0:
+        if changed == 0:
             raise NotFoundError(f"no game {game_id}")
 
 
@@ -155,11 +156,11 @@ async def end_game(
 
 
 async def write_results(
-    conn: aiosqlite.Connection, game_id: int, results: Sequence[SeatResult]
+    conn: Connection, game_id: int, results: Sequence[SeatResult]
 ) -> None:
     """Write final marks, places and forfeits of seats, inside the caller's transaction."""
     for result in results:
-        cursor = await conn.execute(
+        changed = await conn.execute(
             "UPDATE seats SET marks = ?, place = ?, forfeited = ?, forfeit_order = ?"
             " WHERE game_id = ? AND seat = ?",
             (
@@ -171,11 +172,11 @@ async def write_results(
                 result.seat,
             ),
         )
-        if cursor.rowcount != 1:
+        if changed != 1:
             raise NotFoundError(f"game {game_id} has no seat {result.seat}")
 
 
-async def _write_seats(conn: aiosqlite.Connection, game_id: int, seats: Sequence[Seat]) -> None:
+async def _write_seats(conn: Connection, game_id: int, seats: Sequence[Seat]) -> None:
     await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
     await conn.executemany(
         "INSERT INTO seats (game_id, seat, name, user_id, computer, marks, place, forfeited,"
@@ -198,7 +199,7 @@ async def _write_seats(conn: aiosqlite.Connection, game_id: int, seats: Sequence
 
 
 async def _insert_invites(
-    conn: aiosqlite.Connection, game_id: int, user_ids: Iterable[int]
+    conn: Connection, game_id: int, user_ids: Iterable[int]
 ) -> None:
     await conn.executemany(
         "INSERT INTO invites (game_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
@@ -207,7 +208,7 @@ async def _insert_invites(
 
 
 async def _close(
-    conn: aiosqlite.Connection, game_id: int, status: GameStatus, now: datetime
+    conn: Connection, game_id: int, status: GameStatus, now: datetime
 ) -> None:
     await conn.execute(
         "UPDATE games SET status = ?, finished_at = ? WHERE id = ?",

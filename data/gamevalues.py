@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-import aiosqlite
-
 from data.chance_log import fold
 from data.errors import GameStateError, NotFoundError
 from data.jsonutil import JSONObject, load_object
+from data.sql import Connection, Row
 from data.times import from_db, from_db_opt
 
 log = logging.getLogger(__name__)
@@ -100,7 +98,7 @@ GAME_COLUMNS = (
 SEAT_COLUMNS = "game_id, seat, name, user_id, computer, marks, place, forfeited, forfeit_order"
 
 
-def game_from_row(row: sqlite3.Row) -> Game:
+def game_from_row(row: Row) -> Game:
     return Game(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -120,7 +118,7 @@ def game_from_row(row: sqlite3.Row) -> Game:
     )
 
 
-def seat_from_row(row: sqlite3.Row) -> Seat:
+def seat_from_row(row: Row) -> Seat:
     return Seat(
         seat=row["seat"],
         name=row["name"],
@@ -133,7 +131,7 @@ def seat_from_row(row: sqlite3.Row) -> Seat:
     )
 
 
-async def fetch_game(conn: aiosqlite.Connection, game_id: int) -> Game:
+async def fetch_game(conn: Connection, game_id: int) -> Game:
     rows = list(
         await conn.execute_fetchall(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
     )
@@ -143,7 +141,7 @@ async def fetch_game(conn: aiosqlite.Connection, game_id: int) -> Game:
 
 
 async def require_status(
-    conn: aiosqlite.Connection, game_id: int, allowed: Sequence[GameStatus]
+    conn: Connection, game_id: int, allowed: Sequence[GameStatus]
 ) -> Game:
     """The game, if its status is one of `allowed`; otherwise a clear error."""
     game = await fetch_game(conn, game_id)

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import aiosqlite
 
 from data.bans import Forfeit, ForfeitOutcome, log_ban, record_forfeit_in
 from data.db import Database
 from data.errors import GameStateError, LogOrderError, NotFoundError
 from data.jsonutil import dump_object
+from data.sql import OUTAGE_ERRORS, Connection
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +69,7 @@ class LogWriter:
             batch, self._pending = self._pending, []
             try:
                 outcomes = await self._save(batch)
-            except sqlite3.OperationalError as err:
+            except OUTAGE_ERRORS as err:
                 # Locked, or the disk is full: the database's trouble, not a bug of
                 # ours. Each table puts itself back and tries again; one line is enough.
                 log.warning("saving %d appends failed: %s", len(batch), err)
@@ -145,7 +143,7 @@ def _base_row(item: _Append, logged: int) -> tuple[int, str] | None:
     return item.game_id, dump_object(item.round_base)
 
 
-async def _next_numbers(conn: aiosqlite.Connection, table: str, marks: str,
+async def _next_numbers(conn: Connection, table: str, marks: str,
                         ids: list[int]) -> dict[int, int]:
     # `table` is one of two fixed names, never input.
     rows = await conn.execute_fetchall(

@@ -10,9 +10,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-import aiosqlite
-
 from data.db import Database
+from data.sql import Connection
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +78,7 @@ async def leaderboard_count(db: Database, guild_id: int, *, min_games: int = 1) 
 
 
 async def board_rank(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     guild_id: int,
     user_id: int,
     ordinal: float,

@@ -8,7 +8,7 @@ machine that no longer runs (a crash, a SIGKILL): a restart after a crash needs
 nobody to do anything.
 
 The holder's write transactions are fenced (`Database.fence`): each one checks,
-inside its own BEGIN IMMEDIATE, that the lease is still its own. A process that
+inside its own transaction, that the lease is still its own. A process that
 stalled while another took over can therefore never write again; its next save
 raises `LeaseLost`, and so does its next heartbeat, which tells the bot to stop.
 
@@ -27,16 +27,14 @@ import logging
 import os
 import secrets
 import socket
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import aiosqlite
-
 from data.db import Database
 from data.errors import DataError
+from data.sql import DRIVER_ERRORS, Connection, Row
 from data.times import from_db, to_db
 
 log = logging.getLogger(__name__)
@@ -144,7 +142,7 @@ def _is_zombie(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[:1] == ["Z"]
 
 
-def _lease(row: sqlite3.Row) -> Lease:
+def _lease(row: Row) -> Lease:
     return Lease(
         row["resource"],
         row["owner"],
@@ -154,7 +152,7 @@ def _lease(row: sqlite3.Row) -> Lease:
     )
 
 
-async def _read(conn: aiosqlite.Connection, resource: str) -> Lease | None:
+async def _read(conn: Connection, resource: str) -> Lease | None:
     rows = list(
         await conn.execute_fetchall("SELECT * FROM leases WHERE resource = ?", (resource,))
     )
@@ -177,14 +175,19 @@ async def acquire(
     """Take the leases of `resources` all at once, taking over any that lapsed or whose
     process is gone; LeaseHeld (and none taken) if a live process holds one of them or a
     lease that conflicts with one. Returns the first (they share their times)."""
-    async with db.transaction() as conn:  # BEGIN IMMEDIATE: one taker at a time
+    async with db.transaction() as conn:
+        # One taker at a time (leases of other names may conflict), and each lease
+        # taken only between the fenced writes of its old holder (`check`).
+        await conn.lock(_lock_name("acquire"))
+        for resource in sorted(resources):
+            await conn.lock(_lock_name(resource))
         rows = await conn.execute_fetchall("SELECT * FROM leases")
         others = [held for held in map(_lease, rows) if held.owner != owner]
         moment = now()
         for held in others:
             live = not held.lapsed(moment) and not owner_is_gone(held.owner)
             if live and any(conflicts(mine, held.resource) for mine in resources):
-                raise LeaseHeld(held, moment, db.path)
+                raise LeaseHeld(held, moment, db.name)
         taken = [Lease(resource, owner, moment, moment, moment + ttl) for resource in resources]
         await conn.executemany(
             "INSERT INTO leases (resource, owner, acquired_at, heartbeat_at, expires_at) "
@@ -213,12 +216,12 @@ async def renew(
     async with db.transaction() as conn:
         moment = now()
         for resource in resources:
-            cursor = await conn.execute(
+            changed = await conn.execute(
                 "UPDATE leases SET heartbeat_at = ?, expires_at = ? "
                 "WHERE resource = ? AND owner = ?",
                 (to_db(moment), to_db(moment + ttl), resource, owner),
             )
-            if cursor.rowcount == 0:
+            if changed == 0:
                 current = await _read(conn, resource)
                 raise LeaseLost(resource, owner, None if current is None else current.owner)
 
@@ -232,8 +235,13 @@ async def release(db: Database, owner: str, *, resources: Sequence[str] = (DATAB
         )
 
 
-async def check(conn: aiosqlite.Connection, resources: Sequence[str], owner: str) -> None:
-    """Inside a write transaction: LeaseLost unless `owner` holds every lease of `resources`."""
+async def check(conn: Connection, resources: Sequence[str], owner: str) -> None:
+    """Inside a write transaction: LeaseLost unless `owner` holds every lease of `resources`.
+
+    The shared locks keep a taker (`acquire`) waiting until this transaction
+    ends, so every write it fences lands before a takeover, never after."""
+    for resource in sorted(resources):
+        await conn.lock(_lock_name(resource), shared=True)
     marks = ",".join("?" * len(resources))
     rows = await conn.execute_fetchall(
         f"SELECT resource, owner FROM leases WHERE resource IN ({marks})", tuple(resources)
@@ -242,6 +250,14 @@ async def check(conn: aiosqlite.Connection, resources: Sequence[str], owner: str
     for resource in resources:
         if held.get(resource) != owner:
             raise LeaseLost(resource, owner, held.get(resource))
+
+
+# A renewal or a release that failed for the database's sake, not ours.
+_TROUBLE: tuple[type[Exception], ...] = (DataError, *DRIVER_ERRORS)
+
+
+def _lock_name(resource: str) -> str:
+    return f"lease:{resource}"
 
 
 class LeaseKeeper:
@@ -290,7 +306,7 @@ class LeaseKeeper:
         if self.db.fence == self._fence:
             self.db.fence = None
             # Only the leases still its own (after losing one shard, the others).
-            with contextlib.suppress(DataError, sqlite3.Error):
+            with contextlib.suppress(*_TROUBLE):
                 await release(self.db, self.owner, resources=self.resources)
 
     async def _beat(self) -> None:
@@ -303,13 +319,13 @@ class LeaseKeeper:
             except LeaseLost as lost:
                 self._lose(lost)
                 return
-            except (DataError, sqlite3.Error) as err:
+            except _TROUBLE as err:
                 # A locked or full database: the lease may lapse, but the fence keeps
                 # every write safe until someone else really takes it over.
                 log.warning("could not renew the leases (%s); trying again in %.0f s",
                             err, self._heartbeat.total_seconds())
 
-    async def _fence(self, conn: aiosqlite.Connection) -> None:
+    async def _fence(self, conn: Connection) -> None:
         try:
             await check(conn, self.resources, self.owner)
         except LeaseLost as lost:

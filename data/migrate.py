@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-import aiosqlite
-
+from data import pg_schema
 from data.errors import MigrationError
+from data.sql import POSTGRESQL, STATEMENT_ERRORS, Connection
 from data.times import to_db
 
 log = logging.getLogger(__name__)
@@ -31,7 +31,7 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
     name       TEXT NOT NULL,
     checksum   TEXT NOT NULL,
     applied_at TEXT NOT NULL
-)
+);
 """
 
 
@@ -89,24 +89,37 @@ def _strip_comments(sql: str) -> str:
     return "".join(lines).strip()
 
 
-async def applied_versions(conn: aiosqlite.Connection) -> dict[int, str]:
+async def applied_versions(conn: Connection) -> dict[int, str]:
     """Version -> checksum of every migration recorded in the database."""
     rows = await conn.execute_fetchall("SELECT version, checksum FROM schema_migrations")
     return {int(row[0]): str(row[1]) for row in rows}
 
 
-async def apply_migrations(conn: aiosqlite.Connection, migrations: list[Migration]) -> list[int]:
+async def apply_migrations(conn: Connection, migrations: list[Migration]) -> list[int]:
     """Apply the migrations not yet applied; return the versions applied now."""
-    await conn.execute(_BOOTSTRAP)
+    if conn.dialect is POSTGRESQL:
+        # Several processes may start at once on one server: they take turns.
+        await _in_transaction(conn, _BOOTSTRAP, "the bootstrap of schema_migrations")
+    else:
+        await conn.execute(_BOOTSTRAP)
     done = await applied_versions(conn)
     _check_applied(done, migrations)
     applied: list[int] = []
     for migration in migrations:
-        if migration.version in done or not await _apply_one(conn, migration):
+        if migration.version in done:
             continue
-        applied.append(migration.version)
-        log.info("applied migration %s", migration.label)
+        if await _apply_one(conn, migration):
+            applied.append(migration.version)
+            log.info("applied migration %s", migration.label)
     return applied
+
+
+def statements_for(conn: Connection, sql: str) -> list[str]:
+    """The statements of a migration script in the connection's dialect."""
+    statements = split_statements(sql)
+    if conn.dialect is not POSTGRESQL:
+        return statements
+    return [pg for statement in statements for pg in pg_schema.statement(statement)]
 
 
 def _check_applied(done: dict[int, str], migrations: list[Migration]) -> None:
@@ -125,23 +138,17 @@ def _check_applied(done: dict[int, str], migrations: list[Migration]) -> None:
             )
 
 
-async def _apply_one(conn: aiosqlite.Connection, migration: Migration) -> bool:
-    """Apply one migration; False if another process applied it since we looked (the
-    processes of a cluster start together: BEGIN IMMEDIATE waits for the other's)."""
-    statements = split_statements(migration.sql)
-    await conn.execute("BEGIN IMMEDIATE")
+async def _apply_one(conn: Connection, migration: Migration) -> bool:
+    """Apply one migration; False if another process applied it meanwhile."""
+    statements = statements_for(conn, migration.sql)
+    await conn.execute(conn.dialect.begin)
     try:
+        # Processes starting together on one PostgreSQL take turns here.
+        await conn.lock("schema_migrations")
         if migration.version in await applied_versions(conn):
             await conn.execute("ROLLBACK")
             return False
-        for number, statement in enumerate(statements, start=1):
-            try:
-                await conn.execute(statement)
-            except sqlite3.Error as error:
-                raise MigrationError(
-                    f"migration {migration.label} failed at statement {number} "
-                    f"({statement[:60]!r}...): {error}; rolled back, nothing of it was applied"
-                ) from error
+        await _run(conn, statements, f"migration {migration.label}")
         await conn.execute(
             "INSERT INTO schema_migrations (version, name, checksum, applied_at)"
             " VALUES (?, ?, ?, ?)",
@@ -153,3 +160,26 @@ async def _apply_one(conn: aiosqlite.Connection, migration: Migration) -> bool:
             await conn.execute("ROLLBACK")
         raise
     return True
+
+
+async def _in_transaction(conn: Connection, script: str, what: str) -> None:
+    await conn.execute(conn.dialect.begin)
+    try:
+        await conn.lock("schema_migrations")
+        await _run(conn, statements_for(conn, script), what)
+        await conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            await conn.execute("ROLLBACK")
+        raise
+
+
+async def _run(conn: Connection, statements: list[str], what: str) -> None:
+    for number, statement in enumerate(statements, start=1):
+        try:
+            await conn.execute(statement)
+        except STATEMENT_ERRORS as error:
+            raise MigrationError(
+                f"{what} failed at statement {number} "
+                f"({statement[:60]!r}...): {error}; rolled back, nothing of it was applied"
+            ) from error

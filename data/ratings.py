@@ -11,8 +11,9 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import aiosqlite
 from openskill.models import PlackettLuce
+
+from data.sql import Connection
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +52,7 @@ def rate(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
 
 
 async def update_ratings(
-    conn: aiosqlite.Connection, guild_id: int, places: Mapping[int, int]
+    conn: Connection, guild_id: int, places: Mapping[int, int]
 ) -> list[RatingChange]:
     """Rate one game of the people in `places` (user -> place), in the caller's transaction."""
     users = sorted(places)
@@ -62,13 +63,13 @@ async def update_ratings(
     await conn.executemany(
         "INSERT INTO player_stats (guild_id, user_id, mu, sigma, rated_games)"
         " VALUES (?, ?, ?, ?, 1) ON CONFLICT (guild_id, user_id) DO UPDATE SET"
-        " mu = excluded.mu, sigma = excluded.sigma, rated_games = rated_games + 1",
+        " mu = excluded.mu, sigma = excluded.sigma, rated_games = player_stats.rated_games + 1",
         [(guild_id, user, new.mu, new.sigma) for user, new in zip(users, after, strict=True)],
     )
     return [RatingChange(u, b, a) for u, b, a in zip(users, before, after, strict=True)]
 
 
-async def _current(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> Rating:
+async def _current(conn: Connection, guild_id: int, user_id: int) -> Rating:
     rows = list(
         await conn.execute_fetchall(
             "SELECT mu, sigma FROM player_stats WHERE guild_id = ? AND user_id = ?",

@@ -10,14 +10,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import astuple, dataclass, fields
 from datetime import datetime
 
-import aiosqlite
-
 from data import ratings
 from data.db import Database
 from data.games import write_results
 from data.gamevalues import SeatResult, require_status
 from data.leaderboard import board_rank, leaderboard, leaderboard_count
 from data.ratings import DEFAULT_RATING, Rating, RatingChange
+from data.sql import Connection
 from data.times import to_db
 
 log = logging.getLogger(__name__)
@@ -91,12 +90,13 @@ async def finish_game(
 
 
 async def add_stats(
-    conn: aiosqlite.Connection, guild_id: int, deltas: Mapping[int, StatsDelta]
+    conn: Connection, guild_id: int, deltas: Mapping[int, StatsDelta]
 ) -> None:
     """Add deltas to the users' stats inside the caller's transaction."""
     columns = ", ".join(STAT_FIELDS)
     marks = ", ".join("?" for _ in STAT_FIELDS)
-    sums = ", ".join(f"{name} = {name} + excluded.{name}" for name in STAT_FIELDS)
+    # PostgreSQL wants the stored row named: `name` alone could be either row.
+    sums = ", ".join(f"{name} = player_stats.{name} + excluded.{name}" for name in STAT_FIELDS)
     await conn.executemany(
         f"INSERT INTO player_stats (guild_id, user_id, mu, sigma, {columns})"
         f" VALUES (?, ?, ?, ?, {marks}) ON CONFLICT (guild_id, user_id) DO UPDATE SET {sums}",
@@ -130,7 +130,7 @@ async def player_stats(
     return PlayerStats(guild_id, user_id, totals, rating, row["rated_games"], rank)
 
 
-async def _human_seats(conn: aiosqlite.Connection, game_id: int) -> dict[int, int | None]:
+async def _human_seats(conn: Connection, game_id: int) -> dict[int, int | None]:
     rows = await conn.execute_fetchall(
         "SELECT seat, user_id FROM seats WHERE game_id = ?", (game_id,)
     )

@@ -11,12 +11,13 @@ world (the database, the disk, the network) keep their text: it is theirs.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import sys
 import traceback
 
+from data.sql import DRIVER_ERRORS
+
 # Failures whose text never holds a card: what the database or the system says.
-OUTSIDE = (sqlite3.Error, OSError)
+OUTSIDE = (*DRIVER_ERRORS, OSError)
 
 
 def failure(err: BaseException) -> str:

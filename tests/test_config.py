@@ -33,11 +33,27 @@ def test_defaults_and_a_full_set() -> None:
     ({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "12ab"}, "DEV_GUILD_ID must be a server id"),
     ({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of"),
     ({"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": "."}, "is a folder"),
+    ({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "mysql://u:secret@h/toep"}, "only postgresql://"),
+    ({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "toep.sqlite3"}, "is not a URL"),
+    ({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "postgresql://u:secret@h:99999/toep"},
+     "cannot be read"),
+    ({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "postgresql://u:secret@/toep"}, "names no server"),
+    ({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "postgresql://u:secret@h:5432"},
+     "names no database"),
 ])
 def test_bad_settings_are_one_clear_line(env: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError, match=message) as err:
         load_settings(env)
     assert "\n" not in str(err.value) and TOKEN not in str(err.value)
+    assert "secret" not in str(err.value)
+
+
+def test_a_database_url_is_used_instead_of_the_file_and_its_password_never_shows() -> None:
+    url = "postgresql://toep:secret@dbhost:5432/toep"
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
+    assert settings.database == url
+    assert "secret" not in repr(settings) and "toep:***@dbhost:5432/toep" in repr(settings)
+    assert load_settings({"DISCORD_TOKEN": TOKEN}).database == DEFAULT_DATABASE
 
 
 def test_the_token_never_shows_in_a_repr() -> None:

@@ -10,9 +10,16 @@ from pathlib import Path
 import pytest
 
 from data.db import Database, connect
-from data.errors import DatabaseCorruptError, DatabaseOpenError, MigrationError, TransactionError
+from data.errors import (
+    ConstraintError,
+    DatabaseCorruptError,
+    DatabaseOpenError,
+    MigrationError,
+    TransactionError,
+)
 from data.migrate import MIGRATIONS_DIR
 from tests.data.helpers import GUILD, lobby
+from tests.pg_server import PgServer
 
 
 def tables_of(path: Path) -> set[str]:
@@ -40,16 +47,17 @@ async def test_creates_folder_and_file(tmp_path: Path) -> None:
     assert versions_of(path) == SHIPPED
 
 
-async def test_pragmas_are_set(db: Database) -> None:
+async def test_pragmas_are_set(sqlite_db: Database) -> None:
+    db = sqlite_db
     assert await db.pragma("journal_mode") == "wal"
     assert await db.pragma("synchronous") == 2  # FULL
     assert await db.pragma("foreign_keys") == 1
     assert await db.pragma("busy_timeout") == 5000
 
 
-async def test_wal_is_persistent_in_the_file(db: Database) -> None:
+async def test_wal_is_persistent_in_the_file(sqlite_db: Database) -> None:
     # journal_mode=WAL is a property of the file: a plain connection sees it too
-    with sqlite3.connect(db.path) as raw:
+    with sqlite3.connect(sqlite_db.path) as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
@@ -139,8 +147,22 @@ async def test_unopenable_path_is_a_clear_error(tmp_path: Path) -> None:
         await connect(path)
 
 
+async def test_a_missing_postgres_database_is_a_clear_error(pg_server: PgServer) -> None:
+    with pytest.raises(DatabaseOpenError, match=r"cannot open database postgresql://.*no_such_db"):
+        await connect(pg_server.url("no_such_db"))
+
+
+async def test_an_unreachable_postgres_server_is_a_clear_error_without_the_password(
+    tmp_path: Path,
+) -> None:
+    url = f"postgresql://toep:s3cret@/toep?host={tmp_path}"  # no server listens there
+    with pytest.raises(DatabaseOpenError, match="cannot open database") as refused:
+        await connect(url)
+    assert "s3cret" not in str(refused.value) and "toep:***@" in str(refused.value)
+
+
 async def test_foreign_keys_are_enforced(db: Database) -> None:
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(ConstraintError, match=r"(?i)foreign key"):
         async with db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO seats (game_id, seat, name, user_id) VALUES (?, ?, ?, ?)",
@@ -160,11 +182,14 @@ async def test_rollback_on_error_leaves_nothing(db: Database) -> None:
     assert rows[0][0] == 0
 
 
-async def test_commit_makes_writes_visible(db: Database) -> None:
+async def test_commit_makes_writes_visible(db: Database, db_target: str | Path) -> None:
     async with db.transaction() as conn:
         await conn.execute("INSERT INTO guild_settings (guild_id) VALUES (?)", (GUILD,))
-    with sqlite3.connect(db.path) as raw:
-        assert raw.execute("SELECT COUNT(*) FROM guild_settings").fetchone()[0] == 1
+    other = await connect(db_target)  # as another process would see it
+    async with other.read() as conn:
+        rows = await conn.execute_fetchall("SELECT COUNT(*) FROM guild_settings")
+    await other.close()
+    assert rows[0][0] == 1
 
 
 async def test_nested_transaction_is_refused(db: Database) -> None:
@@ -174,9 +199,7 @@ async def test_nested_transaction_is_refused(db: Database) -> None:
                 pass
 
 
-async def test_cancelled_transactions_leave_the_connection_usable(tmp_path: Path) -> None:
-    db = await connect(tmp_path / "toep.sqlite3")
-
+async def test_cancelled_transactions_leave_the_connection_usable(db: Database) -> None:
     async def write(key: str) -> None:
         async with db.transaction() as conn:
             await conn.execute("INSERT INTO bot_meta (key, value) VALUES (?, 'x')", (key,))
@@ -197,4 +220,3 @@ async def test_cancelled_transactions_leave_the_connection_usable(tmp_path: Path
         assert not conn.in_transaction
         rows = list(await conn.execute_fetchall("SELECT COUNT(*) FROM bot_meta"))
     assert rows[0][0] == 5  # the cancelled writes left nothing behind
-    await db.close()

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from data.db import Database
-from data.errors import GameStateError, LogOrderError, NotFoundError
+from data.errors import ConstraintError, GameStateError, LogOrderError, NotFoundError
 from data.gamelog import append_deals, append_events
 from data.games import end_game, load_game
 from tests.data.helpers import DEAL, NOW, lobby, playing
@@ -81,6 +79,6 @@ async def test_an_entry_that_is_not_an_object_is_refused(db: Database) -> None:
 async def test_stored_events_cannot_be_rewritten(db: Database) -> None:
     game = await playing(db)
     await append_events(db, game.id, 0, [CLOSE])
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(ConstraintError, match="append-only"):
         async with db.transaction() as conn:
             await conn.execute("UPDATE game_events SET body = '{}' WHERE game_id = ?", (game.id,))

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from data.db import Database
-from data.errors import ChannelBusyError, GameStateError, NotFoundError
+from data.errors import ChannelBusyError, ConstraintError, GameStateError, NotFoundError
 from data.games import (
     Seat,
     SeatResult,
@@ -66,7 +66,7 @@ async def test_lobby_changes(db: Database) -> None:
 
 async def test_seat_must_be_person_or_computer(db: Database) -> None:
     game = await lobby(db)
-    with pytest.raises(Exception, match="CHECK"):
+    with pytest.raises(ConstraintError, match=r"(?i)check"):
         await update_lobby_seats(db, game.id, [Seat(0, "both", user_id=1, computer="easy")])
     assert len((await load_game(db, game.id)).seats) == 2  # unchanged
 

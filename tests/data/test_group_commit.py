@@ -5,15 +5,17 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import pytest
 
 from data.bans import Forfeit, forfeits_in_window
-from data.db import Database
+from data.db import Database, connect
 from data.errors import GameStateError, LogOrderError
 from data.games import cancel_game, end_game, load_game
 from data.group_commit import LogWriter
 from tests.data.helpers import GUILD, NOW, lobby, playing
+from tests.pg_server import PgServer
 
 
 def _events(first: int, count: int) -> list[dict[str, object]]:
@@ -113,8 +115,9 @@ async def test_a_forfeit_whose_event_is_refused_is_not_saved(db: Database) -> No
 
 
 async def test_a_full_disk_fails_the_batch_with_one_line_and_no_traceback(
-    db: Database, caplog: pytest.LogCaptureFixture
+    sqlite_db: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
+    db = sqlite_db  # the file's size limit stands for a full disk
     game = await playing(db)
     async with db.read() as conn:  # the file may not grow: SQLITE_FULL, as on a full disk
         (pages,), = await conn.execute_fetchall("PRAGMA page_count")
@@ -127,3 +130,21 @@ async def test_a_full_disk_fails_the_batch_with_one_line_and_no_traceback(
     assert [r.levelname for r in failed] == ["WARNING"] and failed[0].exc_info is None
     assert "database or disk is full" in failed[0].getMessage()
     assert not (await load_game(db, game.id)).events
+
+
+async def test_a_lost_postgres_connection_is_made_again_for_the_next_save(
+    pg_server: PgServer, pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    db = await connect(pg_url)
+    game = await playing(db)
+    writer = LogWriter(db)
+    await writer.append(game.id, 0, _events(0, 1), 0, [])
+    name = urlsplit(pg_url).path.strip("/")
+    await pg_server.admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                          f" WHERE datname = '{name}'")  # a server restart, as the bot sees it
+    await asyncio.sleep(0.3)  # the driver has heard of it meanwhile
+    await writer.append(game.id, 1, _events(1, 1), 0, [])
+    assert [e["n"] for e in (await load_game(db, game.id)).events] == [0, 1]
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
+        "the connection to PostgreSQL was lost; connecting again"]
+    await db.close()

@@ -22,9 +22,9 @@ ELSEWHERE = "other-host:4242:cafe"  # a process on another machine: never "gone"
 
 
 @pytest.fixture
-async def second(db: Database) -> AsyncIterator[Database]:
-    """A second connection to the same file: what a second process would open."""
-    other = await connect(db.path)
+async def second(db: Database, db_target: str | Path) -> AsyncIterator[Database]:
+    """A second connection to the same database: what a second process would open."""
+    other = await connect(db_target)
     yield other
     await other.close()
 
@@ -48,7 +48,7 @@ async def test_the_first_process_takes_the_lease_and_a_second_is_refused(
     with pytest.raises(LeaseHeld) as refused:
         await lease.acquire(second, "this-host:1:beef", now=at(10))
     text = str(refused.value)
-    assert "another Toep process (other-host:4242:cafe)" in text and str(db.path) in text
+    assert "another Toep process (other-host:4242:cafe)" in text and db.name in text
     assert "renewed 10 s ago and lapses in 20 s" in text and "\n" not in text
     assert (await lease.holder(second)) == taken
 
@@ -128,6 +128,26 @@ async def test_the_keeper_fences_writes_renews_and_reports_a_takeover(
     await keeper.stop()  # does not release what is no longer its own
     held = await lease.holder(second)
     assert held is not None and held.owner == "new:1:1"
+
+
+async def test_a_takeover_waits_until_the_old_holders_write_is_done(
+    db: Database, second: Database
+) -> None:
+    """A write that passed the fence lands before a takeover, never after it:
+    the old holder's commit cannot follow the new holder's first write."""
+    lost: list[LeaseLost] = []
+    keeper = LeaseKeeper(db, lost.append, heartbeat=timedelta(hours=1), now=at(0))
+    await keeper.start()
+    async with db.transaction() as conn:  # fenced: the lease is still its own
+        taking = asyncio.create_task(lease.acquire(second, "new:1:1", now=at(3600)))
+        await asyncio.sleep(0.3)
+        assert not taking.done()  # the lapsed lease is not taken mid-write
+        await conn.execute("INSERT INTO bot_meta (key, value) VALUES ('k', 'in time')")
+    assert (await taking).owner == "new:1:1"
+    with pytest.raises(LeaseLost):
+        await set_meta(db, "k", "stale")
+    assert await get_meta(second, "k") == "in time" and len(lost) == 1
+    await keeper.stop()
 
 
 async def test_a_keeper_that_stops_cleanly_gives_the_lease_up(db: Database) -> None:

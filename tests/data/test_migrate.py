@@ -1,14 +1,15 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from data.db import connect
 from data.errors import MigrationError
-from data.migrate import _BOOTSTRAP, MIGRATIONS_DIR, _apply_one, discover, split_statements
+from data.migrate import MIGRATIONS_DIR, discover, split_statements
+from data.sql import STATEMENT_ERRORS
 
 
 def test_split_keeps_trigger_bodies_whole() -> None:
@@ -45,7 +46,9 @@ def test_badly_named_file_is_refused(tmp_path: Path) -> None:
         discover(tmp_path)
 
 
-async def test_0005_keeps_one_open_table_per_channel_of_an_old_database(tmp_path: Path) -> None:
+async def test_0005_keeps_one_open_table_per_channel_of_an_old_database(
+    tmp_path: Path, empty_target: str | Path
+) -> None:
     """A database from before migration 0005 may hold two open tables in one
     channel: the newest game in play stays, the rest close, nothing is deleted."""
     before = tmp_path / "old"
@@ -53,7 +56,7 @@ async def test_0005_keeps_one_open_table_per_channel_of_an_old_database(tmp_path
     for migration in discover(MIGRATIONS_DIR)[:4]:
         file = next(MIGRATIONS_DIR.glob(f"{migration.version:04d}_*.sql"))
         (before / file.name).write_text(file.read_text())
-    path = tmp_path / "toep.sqlite3"
+    path = empty_target
     db = await connect(path, migrations_dir=before)
     statuses = ["lobby", "playing", "playing", "lobby", "lobby", "lobby"]
     channels = [1, 1, 1, 1, 2, 2]
@@ -73,21 +76,45 @@ async def test_0005_keeps_one_open_table_per_channel_of_an_old_database(tmp_path
                                         "cancelled", "lobby"]
 
 
-async def test_processes_that_open_a_new_database_together_all_start(tmp_path: Path) -> None:
-    """A cluster's processes start at once on a fresh file: each migration is applied
-    by one of them, and the others find it applied once they get their turn."""
-    path = tmp_path / "fresh.sqlite3"
-    first = await connect(path)
-    behind = await aiosqlite.connect(path, isolation_level=None)  # looked before `first` did
-    try:
-        await behind.execute("PRAGMA busy_timeout = 5000")
-        await behind.execute(_BOOTSTRAP)
-        migration = discover()[0]
-        assert not await _apply_one(behind, migration)  # no "table already exists"
-        assert not behind.in_transaction
-    finally:
-        await behind.close()
-        await first.close()
-    dbs = await asyncio.gather(*(connect(tmp_path / "together.sqlite3") for _ in range(3)))
-    for db in dbs:
+def shipped_plus(tmp_path: Path, extra: str) -> Path:
+    folder = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS_DIR, folder)
+    (folder / f"{len(discover(MIGRATIONS_DIR)) + 1:04d}_extra.sql").write_text(extra)
+    return folder
+
+
+async def versions(target: str | Path) -> list[int]:
+    db = await connect(target)
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall("SELECT version FROM schema_migrations ORDER BY 1")
+    await db.close()
+    return [int(row[0]) for row in rows]
+
+
+async def test_a_failed_migration_leaves_nothing_of_itself(
+    tmp_path: Path, empty_target: str | Path
+) -> None:
+    shipped = [m.version for m in discover(MIGRATIONS_DIR)]
+    await (await connect(empty_target)).close()
+    broken = shipped_plus(tmp_path, "CREATE TABLE half (x INTEGER);\n"
+                                    "ALTER TABLE games ADD COLUMN extra INTEGER;\n"
+                                    "INSERT INTO no_such_table VALUES (1);\n")
+    with pytest.raises(MigrationError, match="failed at statement 3"):
+        await connect(empty_target, migrations_dir=broken)
+    assert await versions(empty_target) == shipped
+    db = await connect(empty_target)
+    async with db.read() as conn:
+        with pytest.raises(STATEMENT_ERRORS):  # neither the table nor the column is there
+            await conn.execute_fetchall("SELECT x FROM half")
+    async with db.read() as conn:
+        with pytest.raises(STATEMENT_ERRORS):
+            await conn.execute_fetchall("SELECT extra FROM games")
+    await db.close()
+
+
+async def test_processes_starting_together_migrate_once(empty_target: str | Path) -> None:
+    shipped = [m.version for m in discover(MIGRATIONS_DIR)]
+    opened = await asyncio.gather(*(connect(empty_target) for _ in range(3)))
+    for db in opened:
         await db.close()
+    assert await versions(empty_target) == shipped

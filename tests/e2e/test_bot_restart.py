@@ -1,6 +1,7 @@
 """A restart of the bot in the middle of a round (docs/design.md): the bot is
 closed and built again on the same database and the same fake Discord. The
-old table message's buttons still work, and the game goes on."""
+old table message's buttons still work, and the game goes on. On each backend:
+an SQLite file, and PostgreSQL through DATABASE_URL (`db_target`, tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from engine.game import Phase
 from tests.e2e.toep_world import careful, open_private_table, open_world, panel_button, start
 
 
-async def test_a_restart_in_the_middle_of_a_round(tmp_path: Path) -> None:
-    async with open_world(tmp_path) as world:
+async def test_a_restart_in_the_middle_of_a_round(tmp_path: Path, db_target: str | Path) -> None:
+    url = db_target if isinstance(db_target, str) else None
+    async with open_world(tmp_path, database_url=url) as world:
         table = await open_private_table(world, guests=("bram",), bots=("easy",))
         await start(world)
         game = table.game

@@ -61,6 +61,8 @@ class World:
     # The bot's log at ERROR and above: a test that provokes an error reads
     # (and clears) what it expects; anything left fails `open_world`.
     logged_errors: list[logging.LogRecord] = field(default_factory=list)
+    # A PostgreSQL database instead of the file at `path` (DATABASE_URL).
+    database_url: str | None = None
 
     def setup(self, names: tuple[str, ...] = ("anna", "bram"), locale: str = "en-US",
               guild_locale: str = "en-US") -> None:
@@ -73,7 +75,8 @@ class World:
 
     async def start(self) -> ToepBot:
         """Build and start the bot (again, after `stop`: same database, same fake)."""
-        bot = create_bot(Settings(discord_token=TOKEN, database_path=self.path),
+        bot = create_bot(Settings(discord_token=TOKEN, database_path=self.path,
+                                  database_url=self.database_url),
                          connector=self.fake.connector(), guild_ready_timeout=0.05,
                          clock=self.clock, table_config=self.config)
         self.bot = bot
@@ -396,9 +399,11 @@ async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
                      locale: str = "en-US", guild_locale: str = "en-US",
                      clock: ClockSource | None = None, seed: int | None = None,
                      config: TableConfig | None = None,
-                     expect_logged: tuple[str, ...] = ()) -> AsyncIterator[World]:
+                     expect_logged: tuple[str, ...] = (),
+                     database_url: str | None = None) -> AsyncIterator[World]:
     """A started fake Discord and bot (on a `FakeClock` unless given another
-    clock: time moves only when a test advances it). Afterwards: no errors
+    clock: time moves only when a test advances it), on the SQLite file
+    `path / "toep.sqlite3"` or the PostgreSQL `database_url`. Afterwards: no errors
     in the fake or the bot's log (but those of the loggers `expect_logged`),
     every click answered in time, once."""
     errors = _Errors()
@@ -410,7 +415,7 @@ async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
         async with FakeDiscord(token=TOKEN, wall_clock=lambda: clock.now().timestamp()) as fake:
             world = World(fake, path / "toep.sqlite3", clock=clock,
                           config=config or TableConfig(bot_pause=0),
-                          logged_errors=errors.records)
+                          logged_errors=errors.records, database_url=database_url)
             world.setup(names, locale=locale, guild_locale=guild_locale)
             await world.start()
             if seed is not None:

@@ -1,17 +1,17 @@
-"""Tables under test: a temporary database, a fake clock, computer players
-that answer without pausing, and a listener that checks write-ahead."""
+"""Tables under test: a temporary database (on each backend: `db_target`,
+tests/conftest.py), a fake clock, computer players that answer without
+pausing, and a listener that checks write-ahead."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor, Future
-from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 
-from data.db import Database, connect
+from data.db import Database
 from engine import events as ev
 from engine.events import Happening
 from engine.rules import TableRules
@@ -59,13 +59,6 @@ class Recorder:
     @property
     def last(self) -> TableSnapshot:
         return self.snaps[-1]
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await connect(tmp_path / "toep.sqlite3")
-    yield database
-    await database.close()
 
 
 @pytest.fixture

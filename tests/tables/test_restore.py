@@ -1,5 +1,6 @@
 """Restart: every unfinished table comes back from the database exactly where
-it was, and a failed save puts the table back to its last saved state."""
+it was, and a failed save puts the table back to its last saved state. The
+tests taking `db_target` run on each backend (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ async def _play(table: Table, seed: int, stop_after: int | None) -> None:
     await play_people(table, _pick(seed), limit=stop_after or 5000)
 
 
-async def _fresh(path: Path, clock: FakeClock) -> tuple[TableManager, Recorder]:
+async def _fresh(path: str | Path, clock: FakeClock) -> tuple[TableManager, Recorder]:
     db = await connect(path)
     recorder = Recorder(db)
     manager = TableManager(TableDeps(db, clock, recorder, InlineExecutor(),
@@ -103,9 +104,9 @@ async def test_a_game_stopped_anywhere_and_restored_ends_the_same(
     await manager.deps.db.close()
 
 
-async def test_restart_gives_the_player_on_turn_a_fresh_full_clock(tmp_path: Path) -> None:
+async def test_restart_gives_the_player_on_turn_a_fresh_full_clock(db_target: str | Path) -> None:
     clock = FakeClock()
-    path = tmp_path / "toep.sqlite3"
+    path = db_target
     manager, _ = await _fresh(path, clock)
     table = await new_table(manager, humans=2, bots=[])
     await clock.advance(10)  # the window closes; a person's turn, 20 s
@@ -124,9 +125,9 @@ async def test_restart_gives_the_player_on_turn_a_fresh_full_clock(tmp_path: Pat
     await manager.deps.db.close()
 
 
-async def test_lobbies_come_back_and_overdue_ones_close(tmp_path: Path) -> None:
+async def test_lobbies_come_back_and_overdue_ones_close(db_target: str | Path) -> None:
     clock = FakeClock()
-    path = tmp_path / "toep.sqlite3"
+    path = db_target
     manager, _ = await _fresh(path, clock)
     lobby = await new_table(manager, humans=2, bots=["easy"], start=False)
     await manager.close()
@@ -155,7 +156,7 @@ async def test_a_failed_save_puts_the_table_back(tmp_path: Path) -> None:
     await manager.close()
 
 
-async def _stopped_in_round(path: Path, clock: FakeClock, rounds: int,
+async def _stopped_in_round(path: str | Path, clock: FakeClock, rounds: int,
                            acts_after: int = 0) -> tuple[int, tuple[Happening, ...]]:
     """A table of two people and a computer, stopped once `rounds` rounds are
     behind it and its people acted `acts_after` times more; its id, and the
@@ -181,11 +182,11 @@ async def _act_once(table: Table, pick: Callable[[list[Event]], Event]) -> None:
 
 @pytest.mark.parametrize(("rounds", "acts_after"), [(0, 0), (2, 0), (2, 1), (3, 4), (3, 9)])
 async def test_a_restart_shows_the_same_recent_happenings(
-        tmp_path: Path, rounds: int, acts_after: int) -> None:
+        db_target: str | Path, rounds: int, acts_after: int) -> None:
     """The table message's "what happened" lines come back from the log,
     also at the start of a round, when they tell of the round before."""
     clock = FakeClock()
-    path = tmp_path / "toep.sqlite3"
+    path = db_target
     table_id, shown = await _stopped_in_round(path, clock, rounds, acts_after)
     manager, _ = await _fresh(path, clock)
     (table,) = await manager.restore()
@@ -200,9 +201,9 @@ def _whole_replay(loaded: games.LoadedGame) -> Game:
 
 
 async def test_a_restart_replays_only_the_round_in_play(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        db_target: str | Path, monkeypatch: pytest.MonkeyPatch) -> None:
     clock = FakeClock()
-    path = tmp_path / "toep.sqlite3"
+    path = db_target
     table_id, _ = await _stopped_in_round(path, clock, rounds=4, acts_after=8)  # mid-round
     manager, _ = await _fresh(path, clock)
     loaded = await games.load_game(manager.deps.db, table_id)
@@ -229,9 +230,9 @@ async def test_a_restart_replays_only_the_round_in_play(
 
 @pytest.mark.parametrize("damage", ["marks", "shape"])
 async def test_a_round_base_that_does_not_fit_gives_way_to_the_whole_log(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture, damage: str) -> None:
+        db_target: str | Path, caplog: pytest.LogCaptureFixture, damage: str) -> None:
     clock = FakeClock()
-    path = tmp_path / "toep.sqlite3"
+    path = db_target
     table_id, _ = await _stopped_in_round(path, clock, rounds=3)
     manager, _ = await _fresh(path, clock)
     loaded = await games.load_game(manager.deps.db, table_id)
@@ -256,9 +257,9 @@ async def test_a_round_base_that_does_not_fit_gives_way_to_the_whole_log(
 
 @pytest.mark.parametrize("enabled", [True, False])
 async def test_a_restore_leaves_the_cycle_collector_as_it_found_it(
-        tmp_path: Path, enabled: bool) -> None:
+        db_target: str | Path, enabled: bool) -> None:
     clock = FakeClock()
-    path = tmp_path / "toep.sqlite3"
+    path = db_target
     await _stopped_in_round(path, clock, rounds=1)
     manager, _ = await _fresh(path, clock)
     was = gc.isenabled()
@@ -274,12 +275,12 @@ async def test_a_restore_leaves_the_cycle_collector_as_it_found_it(
 
 
 async def test_a_failed_save_of_a_round_end_keeps_the_next_deal_to_save(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        db_target: str | Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The event that ends a round deals the next one. When its save fails the
     table goes back to what the database holds, and that deal is still to be
     saved: the click that follows saves it, and a restart deals the same cards."""
     clock = FakeClock()
-    path = tmp_path / "toep.sqlite3"
+    path = db_target
     manager, _ = await _fresh(path, clock)
     table = await new_table(manager, humans=2, bots=[], rules=TableRules(limit=30))
     writer = manager.deps.writer

@@ -1,0 +1,233 @@
+"""The one connection interface every query goes through, on SQLite and PostgreSQL.
+
+Every query of the data package is written once, with `?` placeholders, in
+the SQL both databases speak; a connection runs it on its own driver
+(aiosqlite, or asyncpg with `?` turned into `$1, $2, ...`). The few places
+where the two really differ are the fields of `Dialect` and the methods
+below, nowhere else (the schema's differences: data/pg_schema.py).
+
+A violated constraint (a UNIQUE index, a CHECK, an append-only trigger)
+raises `ConstraintError` on both, naming the constraint as the database did.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import sqlite3
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import aiosqlite
+import asyncpg
+
+from data.errors import ConstraintError
+
+log = logging.getLogger(__name__)
+
+Params = Sequence[Any]
+
+# The database's own troubles (locked, full, gone away): a caller may retry
+# later. Anything else a driver raises is a bug of ours or a broken schema.
+OUTAGE_ERRORS: tuple[type[Exception], ...] = (
+    sqlite3.OperationalError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,  # the server shuts down or restarts
+    asyncpg.InsufficientResourcesError,
+    asyncpg.InterfaceError,
+    ConnectionError,
+)
+# Everything a driver may raise: the outside world's words, never a card.
+DRIVER_ERRORS: tuple[type[Exception], ...] = (
+    sqlite3.Error,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+)
+# What a statement of ours may raise from the database: the above and a
+# broken constraint.
+STATEMENT_ERRORS: tuple[type[Exception], ...] = (*DRIVER_ERRORS, ConstraintError)
+
+
+class Row(Protocol):
+    """A result row: by column position or by column name (sqlite3.Row, asyncpg.Record)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+@dataclass(frozen=True)
+class Dialect:
+    name: str
+    # Opens a write transaction. SQLite's IMMEDIATE takes the write lock at
+    # once, so a transaction's reads already see what nobody else can change.
+    begin: str
+
+
+SQLITE = Dialect("sqlite", "BEGIN IMMEDIATE")
+POSTGRESQL = Dialect("postgresql", "BEGIN")
+
+
+class Connection(ABC):
+    """One open connection; `Database` (data/db.py) serialises its use."""
+
+    dialect: Dialect
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+
+    @abstractmethod
+    async def execute_fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run one statement and return all of its rows."""
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        """Run one statement once per parameter row."""
+
+    @abstractmethod
+    async def lock(self, name: str, *, shared: bool = False) -> None:
+        """Inside a write transaction: hold the lock `name` until it ends.
+
+        Two transactions holding it exclusively (or one exclusively, one
+        shared) never overlap: a lease is taken over only between the
+        fenced writes of its old holder (data/lease.py)."""
+
+    async def ensure_open(self) -> None:
+        """Before each use: reconnect if the connection was lost (a server
+        restart); a reconnect that fails raises, and the caller retries later."""
+        return None
+
+    @property
+    @abstractmethod
+    def in_transaction(self) -> bool: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+
+class SqliteConnection(Connection):
+    dialect = SQLITE
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.raw = conn
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        with _sqlite_constraints():
+            cursor = await self.raw.execute(sql, params)
+        return cursor.rowcount
+
+    async def execute_fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        with _sqlite_constraints():
+            return list(await self.raw.execute_fetchall(sql, params))
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        with _sqlite_constraints():
+            await self.raw.executemany(sql, rows)
+
+    async def lock(self, name: str, *, shared: bool = False) -> None:
+        # BEGIN IMMEDIATE took the database's one write lock already.
+        return None
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.in_transaction
+
+    async def close(self) -> None:
+        await self.raw.close()
+
+
+class PostgresConnection(Connection):
+    dialect = POSTGRESQL
+
+    def __init__(self, conn: asyncpg.Connection, url: str, timeout_s: float) -> None:
+        self.raw = conn
+        self._url = url
+        self._timeout_s = timeout_s
+        self._closed = False
+
+    @classmethod
+    async def open(cls, url: str, timeout_s: float) -> PostgresConnection:
+        return cls(await asyncpg.connect(url, timeout=timeout_s), url, timeout_s)
+
+    async def ensure_open(self) -> None:
+        # An SQLite file never goes away; a server does restart, and a bot
+        # must not need one too. Nothing is lost: whatever was not committed
+        # was refused to its caller, who tries again.
+        if self.raw.is_closed() and not self._closed:
+            log.warning("the connection to PostgreSQL was lost; connecting again")
+            self.raw = await asyncpg.connect(self._url, timeout=self._timeout_s)
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        with _pg_constraints():
+            status = await self.raw.execute(numbered(sql), *params)
+        return _rowcount(status)
+
+    async def execute_fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        with _pg_constraints():
+            return list(await self.raw.fetch(numbered(sql), *params))
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        args = list(rows)
+        if not args:
+            return
+        with _pg_constraints():
+            await self.raw.executemany(numbered(sql), args)
+
+    async def lock(self, name: str, *, shared: bool = False) -> None:
+        function = "pg_advisory_xact_lock_shared" if shared else "pg_advisory_xact_lock"
+        await self.raw.execute(f"SELECT {function}(hashtextextended($1, 0))", name)
+
+    @property
+    def in_transaction(self) -> bool:
+        return bool(self.raw.is_in_transaction())
+
+    async def close(self) -> None:
+        self._closed = True
+        await self.raw.close()
+
+
+@functools.lru_cache(maxsize=512)
+def numbered(sql: str) -> str:
+    """`?` placeholders as PostgreSQL's `$1, $2, ...` (none inside quotes)."""
+    parts: list[str] = []
+    count = 0
+    quote: str | None = None
+    for char in sql:
+        if quote is not None:
+            if char == quote:
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char == "?":
+            count += 1
+            parts.append(f"${count}")
+            continue
+        parts.append(char)
+    return "".join(parts)
+
+
+def _rowcount(status: str) -> int:
+    # asyncpg answers with the command tag: "UPDATE 3", "INSERT 0 1", "SELECT 2".
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+@contextlib.contextmanager
+def _sqlite_constraints() -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.IntegrityError as err:
+        raise ConstraintError(str(err)) from err
+
+
+@contextlib.contextmanager
+def _pg_constraints() -> Iterator[None]:
+    try:
+        yield
+    except asyncpg.IntegrityConstraintViolationError as err:
+        name = getattr(err, "constraint_name", None)
+        raise ConstraintError(f"{err} (constraint {name})" if name else str(err)) from err

@@ -1,0 +1,49 @@
+"""The connection interface: one query text, run on either backend."""
+
+from __future__ import annotations
+
+import pytest
+
+from data.db import Database
+from data.errors import ConstraintError
+from data.sql import numbered
+
+
+def test_placeholders_are_numbered_outside_quotes() -> None:
+    assert numbered("SELECT ? , '?', \"a?\" FROM t WHERE x IN (?, ?)") == (
+        "SELECT $1 , '?', \"a?\" FROM t WHERE x IN ($2, $3)")
+
+
+async def test_one_query_text_runs_on_either_backend(db: Database) -> None:
+    async with db.transaction() as conn:
+        changed = await conn.execute(
+            "INSERT INTO bot_meta (key, value) VALUES (?, ?)", ("a", "1"))
+        await conn.executemany(
+            "INSERT INTO bot_meta (key, value) VALUES (?, ?)", [("b", "2"), ("c", "3")])
+        await conn.executemany("INSERT INTO bot_meta (key, value) VALUES (?, ?)", [])
+        updated = await conn.execute("UPDATE bot_meta SET value = 'x' WHERE key <> ?", ("a",))
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall(
+            "SELECT key, value FROM bot_meta WHERE key IN (?, ?) ORDER BY key", ("a", "b"))
+    assert (changed, updated) == (1, 2)
+    assert [(row[0], row["value"]) for row in rows] == [("a", "1"), ("b", "x")]
+    assert [tuple(row) for row in rows] == [("a", "1"), ("b", "x")]
+
+
+async def test_a_broken_unique_key_is_one_error_on_both(db: Database) -> None:
+    with pytest.raises(ConstraintError):
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES ('k', '1')")
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES ('k', '2')")
+    async with db.read() as conn:  # rolled back whole
+        assert not await conn.execute_fetchall("SELECT * FROM bot_meta")
+        assert not conn.in_transaction
+
+
+async def test_discord_ids_need_64_bits(db: Database) -> None:
+    snowflake = 1_234_567_890_123_456_789
+    async with db.transaction() as conn:
+        await conn.execute("INSERT INTO guild_settings (guild_id) VALUES (?)", (snowflake,))
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall("SELECT guild_id FROM guild_settings")
+    assert rows[0][0] == snowflake
