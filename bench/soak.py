@@ -26,7 +26,7 @@ Phases and figures:
    the end of its commit and notification: engine checks and apply, the
    write-ahead transaction (including the wait for the one shared database
    connection), the listener, re-arming clocks. It is measured by wrapping
-   `Table._apply_bot_decisions` for the duration of the run (the bench's
+   `Table.computer_move` for the duration of the run (the bench's
    own instrumentation; tables/ is not changed). `decide_p50_ms` is the time
    a decision takes in the executor, for comparison. Latencies are counted
    in a histogram of 1 %-wide buckets (bench/latency.py), not kept one by
@@ -101,8 +101,10 @@ from bench.memory import MemoryPoint, growers, memory_point, rss_bytes, tracing
 from data import games as game_rows
 from data.db import Database, connect
 from engine.events import Event, Happening
+from engine.game import Game
 from engine.record import replay_json
 from engine.rules import TableRules
+from tables.bot_driver import BotDriver, Move
 from tables.clock import SystemClock
 from tables.manager import TableManager
 from tables.snapshot import SeatUpdate, Status, TableSnapshot
@@ -194,31 +196,31 @@ class Timings:
 def timing(timings: Timings) -> Iterator[None]:
     """Wrap the table's two computer steps: deciding (in the executor) and
     applying a decision (commit and notify)."""
-    apply = Table._apply_bot_decisions
-    decide = Table._decide
+    apply = Table.computer_move
+    decide = BotDriver._decide
 
-    async def timed_apply(self: Table, decisions: list[tuple[int, Event | None]],
-                          window: bool) -> None:
+    async def timed_apply(self: Table, move: Move) -> None:
         started = time.perf_counter()
         try:
-            await apply(self, decisions, window)
+            await apply(self, move)
         finally:
             timings.acts.add(time.perf_counter() - started)
 
-    async def timed_decide(self: Table, seats: list[int]) -> list[tuple[int, Event | None]]:
+    async def timed_decide(self: BotDriver, game: Game,
+                           seats: list[int]) -> list[tuple[int, Event | None]]:
         started = time.perf_counter()
         try:
-            return await decide(self, seats)
+            return await decide(self, game, seats)
         finally:
             timings.decisions.add(time.perf_counter() - started)
 
-    Table._apply_bot_decisions = timed_apply  # type: ignore[method-assign]
-    Table._decide = timed_decide  # type: ignore[method-assign]
+    Table.computer_move = timed_apply  # type: ignore[method-assign]
+    BotDriver._decide = timed_decide  # type: ignore[method-assign]
     try:
         yield
     finally:
-        Table._apply_bot_decisions = apply  # type: ignore[method-assign]
-        Table._decide = decide  # type: ignore[method-assign]
+        Table.computer_move = apply  # type: ignore[method-assign]
+        BotDriver._decide = decide  # type: ignore[method-assign]
 
 
 # --- stopping tables at a safe point -------------------------------------------------

@@ -7,7 +7,7 @@ is logged with its traceback and the table it concerns, and the person gets
 a short apology, ephemeral and in their language, whether or not the
 interaction was deferred or answered already (never "thinking..." forever).
 The table itself was put back to its last saved state where it matters
-(tables/table.py), so it plays on.
+(tables/journal.py), so it plays on.
 """
 
 from __future__ import annotations

@@ -13,9 +13,10 @@ from data.errors import ChannelBusyError
 from data.games import LoadedGame, Seat
 from engine.rules import TableRules
 from tables.errors import Refusal
+from tables.lobby import refuse_banned, seat_infos
 from tables.log_safe import log_failure
 from tables.snapshot import SeatInfo, Status
-from tables.table import Table, TableDeps, refuse_banned, seat_infos
+from tables.table import Table, TableDeps
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,8 @@ class TableManager:
         if self.in_channel(channel_id) is not None:
             raise Refusal("channel_busy")
         if public:
-            await refuse_banned(self.deps, guild_id, [(host_id, host_name)], host_id)
+            await refuse_banned(self.deps.db, self.deps.clock, guild_id,
+                                [(host_id, host_name)], host_id)
         seats = [SeatInfo(0, host_id, None, host_name)] + [
             SeatInfo(i + 1, None, level, f"Bot {i + 1}") for i, level in enumerate(bots)]
         invited = set(invites) - {host_id}

@@ -1,5 +1,13 @@
-"""One live table: lobby, seats, the table lock, turn clocks and windows,
-computer turns, write-ahead persistence, and updates to a listener.
+"""One live table: the face the cogs, the manager and the presenter see.
+
+It holds the table's lock and status, starts and ends the game, and tells
+its listener after every change. The rest is done by pieces it holds, each
+behind a small interface: the lobby (tables/lobby.py), the journal that
+saves and rolls back (tables/journal.py), play (tables/play.py), the clocks
+(tables/timekeeper.py), the computer players (tables/bot_driver.py) and the
+retries of failed saves (tables/save_retry.py). Those that call back into
+the table do so through the protocols they declare (`Played`, `Timed`,
+`Driven`).
 
 Every change happens under the table's lock, so two clicks that race are
 applied one after the other and the second is judged against the new state.
@@ -9,39 +17,29 @@ An event reaches the database before any listener hears of it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
-from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
-from typing import Protocol
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import TypeVar
 
-from data import bans, games, stats
-from data.chance_log import ChanceLog
-from data.db import Database
+from data import bans, games
 from data.games import Game as GameRow
-from data.games import LoadedGame, Seat, SeatResult
-from data.group_commit import LogWriter
+from data.games import LoadedGame
 from engine import events as ev
-from engine.bots import Bot, make_bot
 from engine.cards import Card
-from engine.chance import SeededChance
-from engine.errors import IllegalEvent
 from engine.events import Event, Happening
-from engine.game import Game, Phase
-from engine.record import to_record
+from engine.game import Game
 from engine.rules import TableRules
-from engine.silence import everyone_silent, silent_answer
 from engine.views import public_view, seat_view
-from tables.clock import ClockSource
-from tables.errors import Refusal, TableFailure
+from tables.bot_driver import BotDriver, Move
+from tables.errors import Refusal
+from tables.journal import Journal
+from tables.lobby import Lobby, seat_row
 from tables.log_safe import log_failure
-from tables.outage import Reach
-from tables.rebuild import parsed_events, rebuild, replayed
-from tables.results import results
-from tables.save_retry import LONGEST_PAUSE, SaveTrouble
+from tables.play import Play
+from tables.save_retry import Retries
 from tables.snapshot import (
     Clock,
     SeatInfo,
@@ -51,49 +49,17 @@ from tables.snapshot import (
     decision_stamp,
     stamp_of,
 )
-from tables.table_clocks import TableClocks
+from tables.table_deps import TableConfig, TableDeps, TableListener
+from tables.timekeeper import Timekeeper, decision_seconds
+
+# The deps are in tables/table_deps.py; importing them from here still works.
+__all__ = ["Table", "TableConfig", "TableDeps", "TableListener"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 GAME_VERBS = frozenset({ev.PLAY, ev.TOEP, ev.CALL, ev.FOLD, ev.VUILE_WAS, ev.CHECK, ev.BELIEVE,
                         ev.PLAY_IN, ev.SIT_OUT, ev.SUPER_YES, ev.SUPER_NO, "pass"})
-TURN_PHASES = frozenset({Phase.PLAY, Phase.TOEP_ANSWER, Phase.DEAD_MAN_CHOICE})
-
-
-@dataclass(frozen=True)
-class TableConfig:
-    bot_pause: float = 1.2  # seconds before a computer's turn shows: readable, not instant
-    lobby_timeout: timedelta = timedelta(minutes=15)
-    idle_timeout: timedelta = timedelta(minutes=10)
-    public_clock: int = 20  # R16: public tables
-    recent: int = 8  # happenings kept for the table message
-    computers_only: bool = False  # benches may start tables without a person
-    save_give_up: timedelta = timedelta(minutes=3)  # a game that cannot be saved ends
-    lobby_grace: timedelta = timedelta(minutes=2)  # a lobby's time after an outage
-    pause_notice: timedelta = timedelta(seconds=3)  # an outage shows after this long
-
-
-class TableListener(Protocol):
-    async def table_changed(self, table: Table, snap: TableSnapshot,
-                            updates: Sequence[SeatUpdate],
-                            happenings: Sequence[Happening]) -> None:
-        """Called after every committed change, under the table's lock: must
-        not block (schedule the Discord work, don't await it here)."""
-        ...
-
-
-@dataclass
-class TableDeps:
-    db: Database
-    clock: ClockSource
-    listener: TableListener
-    executor: Executor | None = None
-    config: TableConfig = TableConfig()
-    reach: Reach = field(default_factory=lambda: Reach(always=True))
-    writer: LogWriter = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.writer = LogWriter(self.db)  # one group commit for all tables
 
 
 class Table:
@@ -101,28 +67,57 @@ class Table:
                  deps: TableDeps) -> None:
         self.row = row
         self.id = row.id
-        self.rules = TableRules.from_json(row.rules)
         self.deps = deps
         self.status = Status(row.status)
-        self.seats = list(seats)
-        self.invited = invited
+        self.lobby = Lobby(row, seats, invited, deps.db, deps.clock)
         self.lock = asyncio.Lock()
-        self.game: Game | None = None
-        self.chance = ChanceLog()
-        self.chance_rows = 0
+        self.journal = Journal(row.id, row.seed, deps.db, deps.writer, deps.config.recent)
         self.humans_at_start = 0
-        self.passed: set[int] = set()
-        self.recent: deque[Happening] = deque(maxlen=deps.config.recent)
         self.end_reason: str | None = None
-        self.clocks = TableClocks(deps.clock)
-        self._trouble = SaveTrouble(deps.config.save_give_up)
-        self._reached = self.reachable
-        self._reach_task: asyncio.Task[None] | None = None
         self.on_closed: Callable[[Table], None] | None = None  # the manager forgets it
-        self._bots: dict[int, Bot] = {}
-        self._bot_task: asyncio.Task[None] | None = None
+        # The pieces: each gets only what it needs (the clocks' timers are shared).
+        self.time = Timekeeper(self, row.id, deps.clock, deps.config, row.created_at)
+        self.clocks = self.time.clocks
+        self.retries = Retries(row.id, deps.config.save_give_up, deps.clock, self.clocks)
+        self.play = Play(self, self.journal, row.guild_id, deps.clock)
+        self.driver = BotDriver(self, row.id, deps.clock, self.clocks, deps.executor,
+                                deps.config.bot_pause)
 
     # --- reading --------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game | None:
+        return self.journal.game
+
+    @game.setter
+    def game(self, game: Game | None) -> None:
+        self.journal.game = game
+
+    @property
+    def seats(self) -> list[SeatInfo]:
+        return self.lobby.seats
+
+    @property
+    def invited(self) -> set[int]:
+        return self.lobby.invited
+
+    @property
+    def rules(self) -> TableRules:
+        return self.lobby.rules
+
+    @property
+    def passed(self) -> set[int]:
+        """The seats that let the open window pass."""
+        return self.play.passed
+
+    @passed.setter
+    def passed(self, seats: set[int]) -> None:
+        self.play.passed = seats
+
+    @property
+    def recent(self) -> deque[Happening]:
+        """The last happenings, for the table message's "what happened" lines."""
+        return self.journal.recent
 
     @property
     def open(self) -> bool:
@@ -160,10 +155,7 @@ class Table:
         return self.row.public and self.humans_at_start >= 2
 
     def seat_of(self, user_id: int) -> int | None:
-        for seat in self.seats:
-            if seat.user_id == user_id:
-                return seat.index
-        return None
+        return self.lobby.seat_of(user_id)
 
     def snapshot(self) -> TableSnapshot:
         game = self.game
@@ -185,100 +177,56 @@ class Table:
             return None
         return SeatUpdate(seat, info.user_id, seat_view(self.game, seat), your_turn)
 
-    # --- the lobby ----------------------------------------------------------------------
+    # --- the lobby (tables/lobby.py) -------------------------------------------------
 
     async def join(self, user_id: int, name: str) -> None:
-        async with self.lock:
-            self._require(Status.LOBBY)
-            if self.seat_of(user_id) is not None:
-                raise Refusal("already_seated")
-            if len(self.seats) >= self.rules.max_players:
-                raise Refusal("table_full", max=self.rules.max_players)
-            if not self.row.public and user_id != self.row.host_id and (
-                    user_id not in self.invited):
-                raise Refusal("invited_only")
-            seat = SeatInfo(len(self.seats), user_id, None, name)
-            await self._refuse_banned([seat], user_id)
-            await self._save_lobby([*self.seats, seat])
+        await self._in_lobby(lambda: self.lobby.join(user_id, name))
 
     async def leave(self, user_id: int) -> None:
         """Leave a lobby seat; in a game, walking out forfeits (R16)."""
         async with self.lock:
             seat = self._seat(user_id)
             if self.status is Status.PLAYING:
-                await self._forfeit(seat, "walkout")
+                await self.play.forfeit(seat, "walkout")
                 return
             self._require(Status.LOBBY)
-            await self._save_lobby(self._without_seat(seat))
+            await self.lobby.leave(seat)
+            await self._notify(())
 
     async def add_bot(self, user_id: int, level: str) -> None:
-        async with self.lock:
-            self._require(Status.LOBBY)
-            self._require_host(user_id)
-            if len(self.seats) >= self.rules.max_players:
-                raise Refusal("table_full", max=self.rules.max_players)
-            make_bot(level)  # refuses an unknown level
-            number = 1 + sum(1 for s in self.seats if s.is_bot)
-            await self._save_lobby(
-                [*self.seats, SeatInfo(len(self.seats), None, level, f"Bot {number}")])
+        await self._in_lobby(lambda: self.lobby.add_bot(user_id, level))
 
     async def remove_bot(self, user_id: int, seat: int) -> None:
-        async with self.lock:
-            self._require(Status.LOBBY)
-            self._require_host(user_id)
-            if not 0 <= seat < len(self.seats) or not self.seats[seat].is_bot:
-                raise Refusal("not_a_bot_seat", seat=seat)
-            await self._save_lobby(self._without_seat(seat))
+        await self._in_lobby(lambda: self.lobby.remove_bot(user_id, seat))
 
     async def invite(self, user_id: int, target_id: int) -> bool:
         """The host invites a member to a private lobby; True if newly invited."""
-        async with self.lock:
-            self._require_private_lobby(user_id)
-            new = target_id not in self.invited
-            if new:
-                await games.add_invites(self.deps.db, self.id, [target_id])
-                self.invited.add(target_id)
-            await self._notify(())
-            return new
+        return await self._in_lobby(lambda: self.lobby.invite(user_id, target_id))
 
     async def uninvite(self, user_id: int, target_id: int) -> None:
-        """The host withdraws an invite; an invited member seated in the lobby
-        leaves their seat with it."""
-        async with self.lock:
-            self._require_private_lobby(user_id)
-            if target_id == self.row.host_id or target_id not in self.invited:
-                raise Refusal("not_invited")
-            await games.remove_invite(self.deps.db, self.id, target_id)
-            self.invited.discard(target_id)
-            seat = self.seat_of(target_id)
-            if seat is not None:
-                await self._save_lobby(self._without_seat(seat))
-            else:
-                await self._notify(())
+        await self._in_lobby(lambda: self.lobby.uninvite(user_id, target_id))
 
     async def change_rules(self, user_id: int, rules: TableRules) -> None:
-        """The host of a private lobby changes its house rules before the start."""
-        async with self.lock:
-            self._require_private_lobby(user_id, "rules_public")
-            if len(self.seats) > rules.max_players:
-                raise Refusal("table_full", max=rules.max_players)
-            await games.set_rules(self.deps.db, self.id, rules.to_json())
-            self.rules = rules
+        async def change() -> None:
+            await self.lobby.change_rules(user_id, rules)
             self.row = replace(self.row, rules=rules.to_json())
-            await self._notify(())
 
-    def _require_private_lobby(self, user_id: int, public: str = "invite_public") -> None:
-        self._require(Status.LOBBY)
-        self._require_host(user_id)
-        if self.row.public:
-            raise Refusal(public)
+        await self._in_lobby(change)
+
+    async def _in_lobby(self, change: Callable[[], Awaitable[T]]) -> T:
+        """A change of the lobby, under the lock; told once it is saved."""
+        async with self.lock:
+            self._require(Status.LOBBY)
+            result = await change()
+            await self._notify(())
+            return result
 
     async def cancel(self, user_id: int | None, reason: str = "cancelled") -> None:
         """The host cancels the lobby (`user_id` None: the lobby timed out)."""
         async with self.lock:
             self._require(Status.LOBBY)
             if user_id is not None:
-                self._require_host(user_id)
+                self.lobby.require_host(user_id)
             await self._cancel_lobby(reason)
 
     async def _cancel_lobby(self, reason: str) -> None:
@@ -302,41 +250,26 @@ class Table:
     async def start(self, user_id: int) -> None:
         async with self.lock:
             self._require(Status.LOBBY)
-            self._require_host(user_id)
-            if len(self.seats) < 2:
-                raise Refusal("need_two_players")
-            if all(s.is_bot for s in self.seats) and not self.deps.config.computers_only:
-                raise Refusal("need_a_person")
-            await self._refuse_banned(self.seats, user_id)  # a ban may have come since
-            now = self.deps.clock.now()
-            game = Game(self.rules, [s.name for s in self.seats], SeededChance(self.row.seed))
-            chance = ChanceLog()
-            rows = chance.new_rows(game)
-            self.row = await games.start_game(
-                self.deps.db, self.id, seats=[_seat_row(s) for s in self.seats],
-                first_leader=game.first_leader, now=now, deals=rows)
-            self.game, self.chance, self.chance_rows = game, chance, len(rows)
+            await self.lobby.check_start(user_id, self.deps.config.computers_only)
+            self.row = await self.journal.start(
+                self.rules, [seat_row(s) for s in self.seats], self.deps.clock.now())
             self.status = Status.PLAYING
             self._begin_play()
-            self.recent.extend(game.opening)
-            self._human_acted()
-            await self._after_change(game.opening)
+            self.time.human_acted()
+            await self._after_change(self._game().opening)
 
     async def resume(self, loaded: LoadedGame) -> None:
         """After a restart: the game replayed from its log, a fresh full clock
         for the decision on hand (nobody forfeits because the bot was down)."""
         async with self.lock:
-            rebuilt = rebuild(loaded, self.deps.config.recent)
-            self.game, self.chance, self.chance_rows = (
-                rebuilt.game, rebuilt.chance, rebuilt.chance_rows)
-            self.recent.extend(rebuilt.recent)
+            game = self.journal.resume(loaded)
             self._begin_play()
-            if self.game.over:  # its result was not saved before the restart
+            if game.over:  # its result was not saved before the restart
                 await self._finish()
                 return
             self.rearm()
             await self._notify(())
-            self._wake_bots()
+            self.driver.wake()
 
     async def announce(self) -> None:
         """Tell the listener about the table as it is (a new or restored lobby)."""
@@ -346,32 +279,8 @@ class Table:
     def _begin_play(self) -> None:
         self.clocks.stop_lobby()
         self.humans_at_start = sum(1 for s in self.seats if not s.is_bot)
-        self._bots = {s.index: make_bot(s.level or "normal", hash((self.row.seed, s.index)))
-                      for s in self.seats if s.is_bot}
-
-    def _without_seat(self, seat: int) -> list[SeatInfo]:
-        rest = self.seats[:seat] + self.seats[seat + 1:]
-        return [replace(s, index=i) for i, s in enumerate(rest)]
-
-    async def _save_lobby(self, seats: list[SeatInfo]) -> None:
-        """The lobby's new seats: saved first, then taken on (a failed save
-        changes nothing, in memory or in the database)."""
-        await games.update_lobby_seats(self.deps.db, self.id, [_seat_row(s) for s in seats])
-        self.seats = seats
-        await self._notify(())
-
-    def arm_lobby_timeout(self) -> None:
-        when = self.row.created_at + self.deps.config.lobby_timeout
-        if not self.reachable:  # armed once people can reach it (`reach_changed`)
-            return
-        # After an outage or a restart a lobby gets a moment more, whatever its age.
-        grace = self.deps.clock.now() + self.deps.config.lobby_grace
-        self.clocks.arm_lobby(max(when, grace), self._lobby_timed_out)
-
-    async def _lobby_timed_out(self) -> None:
-        if self.status is Status.LOBBY and self.reachable:
-            with contextlib.suppress(Refusal):  # started or cancelled meanwhile
-                await self.cancel(None, "lobby_timeout")
+        self.driver.seat(self.seats, self.row.seed)
+        self.play.begin(self.seats, self.forfeits_count)
 
     # --- playing ----------------------------------------------------------------------
 
@@ -385,46 +294,23 @@ class Table:
                 raise Refusal("moment_passed")
             if verb not in GAME_VERBS:
                 raise Refusal("unknown_action", verb=verb)
-            self._human_acted()
-            if verb == "pass":
-                await self._pass(seat)
-                return
-            event = ev.play(seat, card) if verb == ev.PLAY and card else ev.act(verb, seat)
-            await self._apply_checked(event)
+            self.time.human_acted()
+            await self.play.act(seat, verb, card)
 
-    async def _apply_checked(self, event: Event) -> None:
-        game = self._game()
-        try:
-            game.verify(event)
-        except IllegalEvent as err:
-            raise Refusal.from_engine(err) from None
-        await self._commit([event])
+    def live_game(self) -> Game | None:
+        """The game, while it is played and people can reach the table."""
+        game = self.game
+        if self.status is not Status.PLAYING or game is None or game.over or not self.reachable:
+            return None
+        return game
 
-    async def _pass(self, seat: int) -> None:
-        """Silence from one seat in a window; all silent closes it (R17)."""
-        game = self._game()
-        waiting = game.waiting()
-        if not waiting.window or seat not in waiting.seats:
-            raise Refusal("nothing_to_pass")
-        answer = silent_answer(game, seat)
-        if answer is not None:
-            await self._commit([answer])
-        else:
-            self.passed.add(seat)
-            await self._close_window_if_all_passed()
-
-    async def _close_window_if_all_passed(self) -> None:
-        game = self._game()
-        waiting = game.waiting()
-        if game.phase is Phase.WINDOW and set(waiting.seats) <= self.passed:
-            await self._commit([ev.act(ev.CLOSE_WINDOW)])
-        else:
-            await self._notify(())
+    async def computer_move(self, move: Move) -> None:
+        await self.play.computer_move(move)
 
     async def walk_out(self, user_id: int) -> None:
         async with self.lock:
             self._require(Status.PLAYING)
-            await self._forfeit(self._seat(user_id), "walkout")
+            await self.play.forfeit(self._seat(user_id), "walkout")
 
     async def end(self, reason: str = "admin") -> None:
         """An admin ends the table, or nobody acted for too long: unrated,
@@ -435,69 +321,18 @@ class Table:
                 self.status = Status.CANCELLED
             else:
                 self._require(Status.PLAYING)
-                await games.end_game(self.deps.db, self.id, self.deps.clock.now(),
-                                     self._marks())
+                await self.journal.save_end(self.deps.clock.now())
                 self.status = Status.ENDED
             self.end_reason = reason
             self._stop_timers()
             await self._notify(())
 
-    async def _forfeit(self, seat: int, kind: str) -> None:
-        game = self._game()
-        if game.out[seat]:
-            raise Refusal("already_out")
-        user_id = self.seats[seat].user_id
-        counted = None
-        if self.forfeits_count and user_id is not None:
-            counted = bans.Forfeit(self.id, self.row.guild_id, user_id,
-                                   "timeout" if kind == "timeout" else "walkout",
-                                   self.deps.clock.now())
-        await self._commit([ev.act(ev.FORFEIT, seat)], counted)
-
     # --- write-ahead ------------------------------------------------------------------
 
-    async def _commit(self, events: Sequence[Event],
-                      forfeit: bans.Forfeit | None = None) -> None:
-        """Apply, save (events, the chance they brought and a forfeit that
-        counts toward a ban, in one transaction), and only then tell anyone.
-        Anything that fails on the way (the engine, the save) puts the table
-        back to its last saved event, so the next click is judged and saved
-        against what the database holds."""
-        game = self._game()
-        first, base = len(game.events), game.round_base
-        happenings: list[Happening] = []
-        saving = False
-        try:
-            for event in events:
-                happenings.extend(game.apply(event))
-            rows = self.chance.new_rows(game)
-            # A round these events began: its base lets a restart replay only it.
-            new_base = game.round_base.to_json() if game.round_base is not base else None
-            saving = True
-            await self.deps.writer.append(
-                self.id, first, [e.to_json() for e in game.events[first:]],
-                self.chance_rows, rows, new_base, forfeit)
-        except Exception as err:
-            if saving:  # the database's trouble (locked, disk full), not a bug of ours
-                log.warning("table %s: saving events from %d failed: %s", self.id, first, err)
-            else:  # a bug of ours: its text may name a card, so at DEBUG only
-                log_failure(log, logging.ERROR, "table %s: applying events from %d failed",
-                            self.id, first)
-            self._roll_back(first)
-            raise TableFailure(str(err)) from err
-        self.chance_rows += len(rows)
-        self.recent.extend(happenings)
-        await self._after_change(happenings)
-
-    def _roll_back(self, saved: int) -> None:
-        """Back to the first `saved` events (what the database holds), rebuilt
-        from the game's own record: the database may be what failed."""
-        record = to_record(self._game(), self.row.seed)
-        events = parsed_events(record["events"][:saved], len(record["players"]))
-        game = replayed(self.rules, record["players"], record["deals"],
-                        record["first_leader"], self.row.seed, events)
-        self.game = game
-        self.chance = ChanceLog.of(game)
+    async def commit(self, events: Sequence[Event],
+                     forfeit: bans.Forfeit | None = None) -> None:
+        """Apply and save (the journal), and only then tell anyone."""
+        await self._after_change(await self.journal.commit(events, forfeit))
 
     async def _after_change(self, happenings: Sequence[Happening]) -> None:
         game = self._game()
@@ -505,36 +340,21 @@ class Table:
         if game.over:
             await self._finish()
             return
-        self._arm_decision_clock()
+        self.time.decision_changed()
         await self._notify(happenings, new_decision=True)
-        self._wake_bots()
+        self.driver.wake()
 
     async def _finish(self) -> None:
         """Save the results. Until that succeeds the table stays "playing",
         in memory as in the database (its last event is saved): a failed save
         is tried again after a growing pause, and a restart finishes it too."""
-        game = self._game()
         self._stop_timers()
-        outcome = results(to_record(game, self.row.seed))
-        seat_results = [SeatResult(s, outcome.marks[s], outcome.places[s], outcome.forfeited[s],
-                                   outcome.forfeit_order[s]) for s in range(game.n)]
-        deltas = {info.user_id: outcome.stats[info.index] for info in self.seats
-                  if info.user_id is not None}
         rated = self.row.public and self.humans_at_start >= 2
-        try:
-            await stats.finish_game(self.deps.db, self.id, seat_results, deltas, rated,
-                                    self.deps.clock.now())
-        except Exception as err:
-            # Nothing is lost meanwhile (the events are saved): it never gives up.
-            delay = self._trouble.failed(self.deps.clock.now()) or LONGEST_PAUSE
-            log.warning("table %s: saving the result failed (%s); trying again in %.1f s",
-                        self.id, err, delay)
-            self.clocks.later(delay, self._retry_finish)
-            await self._notify(tuple(self.recent)[-1:])  # the last move shows meanwhile
-            return
-        self._trouble.saved()
-        self.status = Status.FINISHED
-        await self._notify(tuple(self.recent)[-1:])
+        if await self.retries.until_saved(
+                lambda: self.journal.save_result(self.seats, rated, self.deps.clock.now()),
+                "the result", self._retry_finish):
+            self.status = Status.FINISHED
+        await self._notify(tuple(self.recent)[-1:])  # the last move (meanwhile: unsaved)
 
     async def _retry_finish(self) -> None:
         async with self.lock:
@@ -555,138 +375,53 @@ class Table:
         if not self.open and self.on_closed is not None:
             self.on_closed(self)  # its last state is with the listener: it may go
 
-    # --- clocks (R16-R18) ----------------------------------------------------------------
+    # --- clocks (tables/timekeeper.py) -----------------------------------------------
 
-    def _humans_in_game(self) -> int:
-        game = self._game()
-        return sum(1 for s in self.seats if not s.is_bot and not game.out[s.index])
-
-    def _clock_runs(self, seats: Sequence[int], window: bool) -> bool:
-        humans = [s for s in seats if not self.seats[s].is_bot]
-        if not humans:
-            return False
-        if window:
-            return True
-        # R18: a lone person against computer players has no turn clock.
-        bots_in = any(s.is_bot and not self._game().out[s.index] for s in self.seats)
-        return not (self._humans_in_game() == 1 and bots_in)
-
-    def _arm_decision_clock(self) -> None:
-        """A fresh clock for each new decision (the moment moved on)."""
-        self.clocks.arm_decision(self.moment, self._decision_seconds(), self._decision_timed_out)
-
-    def _decision_seconds(self) -> int | None:
-        """The clock the decision on hand gets; None: no clock runs."""
-        game = self._game()
-        waiting = game.waiting()
-        if not self.reachable:
-            return None  # an outage: the full clock comes with `reach_changed`
-        if not self._clock_runs(waiting.seats, waiting.window):
+    def decision_seconds(self) -> int | None:
+        game = self.game
+        if game is None or game.over:
             return None
-        return self.rules.window if waiting.window else self.clock_seconds
+        computers = [s.index for s in self.seats if s.is_bot]
+        return decision_seconds(game, computers, self.clock_seconds, self.rules.window)
+
+    async def time_ran_out(self, retry: Callable[[float], None]) -> None:
+        lost = self.deps.reach.channel_lost(self.row.guild_id, self.row.channel_id)
+        if lost is not None:  # nobody could have seen this clock: nobody forfeits
+            await self._abandon(lost)
+            return
+        await self.step(self.play.time_out, retry)
 
     def rearm(self) -> None:
         """After a restart or an outage: the decision on hand gets a fresh, full clock."""
-        self.clocks.forget_decision()
-        if self.game and not self.game.over:
-            self._arm_decision_clock()
-        self._human_acted()
+        self.time.rearm()
 
-    async def _decision_timed_out(self, moment: str, generation: int) -> None:
-        async with self.lock:
-            if (self.status is not Status.PLAYING or moment != self.moment
-                    or not self.clocks.current(generation) or not self.reachable):
-                return  # the moment passed, or an outage stopped this clock
-            lost = self.deps.reach.channel_lost(self.row.guild_id, self.row.channel_id)
-            if lost is not None:  # nobody could have seen this clock: nobody forfeits
-                await self._abandon(lost)
-                return
-            try:
-                await self._time_out()
-            except Exception:
-                await self._try_again_later(
-                    lambda delay: self.clocks.retry_decision(delay, moment,
-                                                             self._decision_timed_out))
-                return
-            self._trouble.saved()
+    def arm_lobby_timeout(self) -> None:
+        self.time.arm_lobby()
 
-    async def _time_out(self) -> None:
-        game = self._game()
-        waiting = game.waiting()
-        if waiting.window:
-            await self._commit([everyone_silent(game)])
-            return
-        # R16: everyone the turn waited for whose time ran out forfeits.
-        for seat in waiting.seats:
-            if (not self.seats[seat].is_bot and not game.over
-                    and seat in game.waiting().seats):
-                await self._forfeit(seat, "timeout")
+    def reach_changed(self) -> None:
+        """An outage began or ended for this table (the manager hears of it)."""
+        self.time.reach_changed()
 
-    def _human_acted(self) -> None:
-        if self.reachable:
-            self.clocks.touch_idle(self.deps.config.idle_timeout, self._idle_timed_out)
-        else:
-            self.clocks.stop_idle()
+    async def show(self) -> None:
+        await self._notify(())
 
-    async def _idle_timed_out(self) -> None:
-        if self.status is Status.PLAYING and self.reachable:
-            log.info("table %s: nobody acted for %s; ending it", self.id,
-                     self.deps.config.idle_timeout)
-            await self.end("idle")
+    def wake_computers(self) -> None:
+        self.driver.wake()
 
     def _stop_timers(self) -> None:
         self.clocks.stop_all()
-        self._wake_bots()
+        self.driver.wake()
 
-    # --- outages and failing saves -----------------------------------------------------
+    # --- failing saves ------------------------------------------------------------------
 
-    def reach_changed(self) -> None:
-        """An outage began or ended for this table: stop its clocks and its
-        computer players, or give the decision on hand its full clock back."""
-        reachable = self.reachable
-        if reachable == self._reached or not self.open:
-            return
-        self._reached = reachable
-        # Not awaited here: the lock may be held; `_apply_reach` reads the reach again.
-        self._reach_task = asyncio.get_running_loop().create_task(self._apply_reach())
+    async def step(self, action: Callable[[], Awaitable[None]],
+                   retry: Callable[[float], None]) -> bool:
+        """A step the table takes on its own, a clock that ran out or a
+        computer's move (under the lock); False if it could not be saved
+        (tables/save_retry.py). Saves that fail for too long end the game."""
+        return await self.retries.step(action, retry, self._save_failed)
 
-    async def _apply_reach(self) -> None:
-        async with self.lock:
-            reachable = self.reachable
-            if self.status is Status.LOBBY:
-                if reachable:
-                    self.arm_lobby_timeout()
-                else:
-                    self.clocks.stop_lobby()
-                return
-            if self.status is not Status.PLAYING:
-                return
-            if reachable:
-                self.rearm()
-                await self._notify(())
-            else:
-                self.clocks.forget_decision()
-                self.clocks.stop_idle()
-                # Shown once the outage lasts: Discord's routine reconnects (a
-                # second or so) would edit every table twice for nothing.
-                self.clocks.arm_notice(self.deps.config.pause_notice, self._show_pause)
-        if reachable:
-            self._wake_bots()
-
-    async def _show_pause(self) -> None:
-        async with self.lock:
-            if self.status is Status.PLAYING and not self.reachable:
-                await self._notify(())
-
-    async def _try_again_later(self, retry: Callable[[float], None]) -> None:
-        """A clock's or a computer's step could not be saved (the table was
-        put back): `retry(seconds)` it after a pause, or, once saves have
-        failed for too long, end the game unrated and say so."""
-        delay = self._trouble.failed(self.deps.clock.now())
-        if delay is not None:
-            log.warning("table %s: a save failed; trying again in %.1f s", self.id, delay)
-            retry(delay)
-            return
+    async def _save_failed(self) -> None:
         log.error("table %s: nothing could be saved for %s; the game ends unrated",
                   self.id, self.deps.config.save_give_up)
         await self._abandon("save_failed")
@@ -700,22 +435,13 @@ class Table:
         await self._save_end()
 
     async def _save_end(self) -> None:
-        try:
-            await games.end_game(self.deps.db, self.id, self.deps.clock.now(), self._marks())
-        except Exception as err:
-            delay = self._trouble.failed(self.deps.clock.now()) or LONGEST_PAUSE
-            log.warning("table %s: saving its end failed (%s); trying again in %.1f s",
-                        self.id, err, delay)
-            self.clocks.later(delay, self._save_end)
-
-    def _marks(self) -> list[SeatResult]:
-        game = self._game()
-        return [SeatResult(s, game.marks[s], None, game.forfeited[s]) for s in range(game.n)]
+        await self.retries.until_saved(lambda: self.journal.save_end(self.deps.clock.now()),
+                                       "its end", self._save_end)
 
     async def settled(self) -> None:
         """Wait until the computer players have nothing left to do for now."""
         while True:
-            task = next((t for t in (self._reach_task, self._bot_task)
+            task = next((t for t in (self.time.task, self.driver.task)
                          if t is not None and not t.done()), None)
             if task is not None:
                 await asyncio.wait([task])
@@ -727,147 +453,20 @@ class Table:
 
     async def close(self) -> None:
         """Stop every timer and the computer players (shutting down)."""
-        self.clocks.stop_all()
-        for task in (self._bot_task, self._reach_task):
-            if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-
-    # --- computer players ---------------------------------------------------------------
-
-    def _wake_bots(self) -> None:
-        if self._bot_task is None or self._bot_task.done():
-            self._bot_task = asyncio.get_running_loop().create_task(self._drive_bots())
-
-    async def _drive_bots(self) -> None:
-        try:
-            while True:
-                work = self._bot_work()
-                if work is None:
-                    return
-                moment, seats, window = work
-                # The same pause before every computer decision shows, a pass in
-                # the vuile was window included: its timing must not depend on its
-                # cards, nor on how long its thinking took (the pause includes it).
-                started = self.deps.clock.now()
-                decisions = await self._decide(seats)
-                thought = (self.deps.clock.now() - started).total_seconds()
-                await self.deps.clock.sleep(max(0.0, self.deps.config.bot_pause - thought))
-                async with self.lock:
-                    if (moment != self.moment or self.status is not Status.PLAYING
-                            or not self.reachable):
-                        continue  # the moment passed, or an outage began: look again
-                    try:
-                        await self._apply_bot_decisions(decisions, window)
-                    except Exception:
-                        await self._try_again_later(
-                            lambda delay: self.clocks.later(delay, self._wake_bots_now))
-                        return
-                    self._trouble.saved()
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log_failure(log, logging.ERROR, "table %s: a computer player failed", self.id)
-
-    async def _wake_bots_now(self) -> None:
-        self._wake_bots()
-
-    def _bot_work(self) -> tuple[str, list[int], bool] | None:
-        game = self.game
-        if self.status is not Status.PLAYING or game is None or game.over:
-            return None
-        if not self.reachable:
-            return None  # computers wait out an outage with everyone else
-        waiting = game.waiting()
-        if waiting.window and game.phase is Phase.WINDOW and set(waiting.seats) <= self.passed:
-            return self.moment, [], True  # all passed, but closing it failed to save: close it
-        bots = [s for s in waiting.seats if self.seats[s].is_bot and s not in self.passed]
-        if not bots:
-            return None
-        return self.moment, (bots if waiting.window else bots[:1]), waiting.window
-
-    async def _decide(self, seats: list[int]) -> list[tuple[int, Event | None]]:
-        game = self._game()
-        views = [(s, seat_view(game, s)) for s in seats]
-        loop = asyncio.get_running_loop()
-
-        def run() -> list[tuple[int, Event | None]]:
-            return [(s, self._bots[s].decide(v)) for s, v in views]
-
-        return await loop.run_in_executor(self.deps.executor, run)
-
-    async def _apply_bot_decisions(self, decisions: list[tuple[int, Event | None]],
-                                   window: bool) -> None:
-        game = self._game()
-        for seat, event in decisions:
-            if event is not None and game.can(event):
-                await self._commit([event])
-                return
-            if event is not None:
-                # Its card is the seat's secret: named at DEBUG only.
-                log.warning("table %s: computer seat %d chose an illegal %s", self.id, seat,
-                            event.do)
-                log.debug("table %s: the illegal event was %s", self.id, event)
-            if not window:
-                legal = game.legal_events(seat)
-                await self._commit([legal[0]])
-                return
-            answer = silent_answer(game, seat)  # believe / no; a pass in the moment
-            if answer is not None:
-                await self._commit([answer])
-                return
-            self.passed.add(seat)
-        await self._close_window_if_all_passed()
+        await self.time.close()
+        await self.driver.close()
 
     # --- small helpers --------------------------------------------------------------
 
     def _game(self) -> Game:
-        if self.game is None:
-            raise Refusal("not_started")
-        return self.game
-
-    async def _refuse_banned(self, seats: Sequence[SeatInfo], user_id: int) -> None:
-        """R19: nobody banned from public tables plays at one, whether they
-        join, host or were seated before their ban began."""
-        if not self.row.public:
-            return
-        await refuse_banned(self.deps, self.row.guild_id,
-                            [(s.user_id, s.name) for s in seats if s.user_id is not None],
-                            user_id)
+        return self.journal.in_play()
 
     def _require(self, status: Status) -> None:
         if self.status is not status:
             raise Refusal("table_" + self.status.value)
-
-    def _require_host(self, user_id: int) -> None:
-        if user_id != self.row.host_id:
-            raise Refusal("host_only")
 
     def _seat(self, user_id: int) -> int:
         seat = self.seat_of(user_id)
         if seat is None:
             raise Refusal("not_seated")
         return seat
-
-
-async def refuse_banned(deps: TableDeps, guild_id: int, people: Sequence[tuple[int, str]],
-                        actor: int) -> None:
-    """Refusal (R19) if one of `people` is banned from the guild's public
-    tables now: "banned" when it is the actor, "seat_banned" naming another."""
-    now = deps.clock.now()
-    for user_id, name in people:
-        ban = await bans.active_ban(deps.db, guild_id, user_id, now)
-        if ban is None:
-            continue
-        if user_id == actor:
-            raise Refusal("banned", "R19", until=ban.until)
-        raise Refusal("seat_banned", "R19", name=name, until=ban.until)
-
-
-def _seat_row(seat: SeatInfo) -> Seat:
-    return Seat(seat.index, seat.name, user_id=seat.user_id, computer=seat.level)
-
-
-def seat_infos(loaded: LoadedGame) -> list[SeatInfo]:
-    return [SeatInfo(s.seat, s.user_id, s.computer, s.name) for s in loaded.seats]

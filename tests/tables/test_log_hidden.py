@@ -58,7 +58,7 @@ async def test_a_computers_illegal_card_is_not_logged(
     def cheat(level: str, seed: int = 0) -> Bot:
         return Cheat()
 
-    monkeypatch.setattr("tables.table.make_bot", cheat)
+    monkeypatch.setattr("tables.bot_driver.make_bot", cheat)
     caplog.set_level(logging.DEBUG)
     table = await new_table(manager, humans=1, bots=["normal"])
     await play_people(table)

@@ -93,7 +93,7 @@ async def test_a_clock_that_fires_as_the_connection_drops_forfeits_nobody(
     seat = await _to_a_persons_turn(table, clock)
     generation = table.clocks.generation
     async with table.lock:  # the timer fired and waits for the lock ...
-        fired = asyncio.create_task(table._decision_timed_out(table.moment, generation))
+        fired = asyncio.create_task(table.time._decision_timed_out(table.moment, generation))
         await asyncio.sleep(0)
         reach.disconnected()  # ... when the disconnect is heard
     await fired
@@ -102,7 +102,7 @@ async def test_a_clock_that_fires_as_the_connection_drops_forfeits_nobody(
 
     reach.resumed()  # and one that fires as the bot reconnects is an old clock's: stale
     await table.settled()
-    await table._decision_timed_out(table.moment, generation)
+    await table.time._decision_timed_out(table.moment, generation)
     assert not game.forfeited[seat] and table.deadline == clock.now() + timedelta(seconds=20)
 
 

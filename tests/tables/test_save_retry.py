@@ -159,3 +159,59 @@ def test_the_pause_grows_and_gives_up() -> None:
     assert trouble.failed(start + timedelta(minutes=3)) is None
     trouble.saved()
     assert not trouble.failing and trouble.failed(start) == 0.5
+
+
+class Flaky:
+    """A save that fails `failures` times, then works."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures, self.calls = failures, 0
+
+    async def __call__(self) -> None:
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise sqlite3.OperationalError("database is locked")
+
+
+async def test_a_step_is_retried_after_a_pause_and_given_up_after_minutes() -> None:
+    from datetime import timedelta
+
+    from tables.save_retry import Retries
+    from tables.table_clocks import TableClocks
+
+    clock = FakeClock()
+    retries = Retries(1, timedelta(minutes=3), clock, TableClocks(clock))
+    retried: list[float] = []
+    gave_up: list[bool] = []
+
+    async def give_up() -> None:
+        gave_up.append(True)
+
+    save = Flaky(failures=1)
+    assert not await retries.step(save, retried.append, give_up)
+    assert await retries.step(save, retried.append, give_up) and retried == [0.5]
+    assert not retries.trouble.failing
+    assert not await retries.step(Flaky(1), retried.append, give_up)
+    await clock.advance(180)
+    assert not await retries.step(Flaky(1), retried.append, give_up)
+    assert gave_up == [True] and retried == [0.5, 0.5]
+
+
+async def test_the_save_of_an_end_is_tried_again_however_long_it_fails() -> None:
+    from datetime import timedelta
+
+    from tables.save_retry import LONGEST_PAUSE, Retries
+    from tables.table_clocks import TableClocks
+
+    clock = FakeClock()
+    retries = Retries(1, timedelta(minutes=3), clock, TableClocks(clock))
+    save = Flaky(failures=100)
+
+    async def again() -> None:
+        await retries.until_saved(save, "its end", again)
+
+    await again()
+    await clock.advance(600)  # far past the three minutes a step is given
+    assert 30 < save.calls < 100 and retries.trouble.failing
+    await clock.advance(100 * LONGEST_PAUSE)
+    assert save.calls == 101 and not retries.trouble.failing and clock.pending() == []

@@ -177,7 +177,7 @@ async def test_a_computers_thinking_time_is_inside_its_pause(
             clock.move(THINK)  # the search takes time
             return self.bot.decide(view)
 
-    monkeypatch.setattr("tables.table.make_bot",
+    monkeypatch.setattr("tables.bot_driver.make_bot",
                         lambda level, seed=0: Slow(make_bot(level, seed)))
     table = await _table(manager, TableRules())  # the window of round 1 is open
     assert isinstance(clock, PausingClock)

@@ -1,0 +1,122 @@
+"""The clocks of a table on their own: which decision gets a clock (R16-R18),
+and that a clock runs out on its table only for the moment it was armed for,
+only while people can reach the table, and in full after an outage."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+
+from engine import events as ev
+from engine.chance import SeededChance
+from engine.game import Game
+from engine.rules import TableRules
+from tables.clock import FakeClock
+from tables.snapshot import Status
+from tables.table_deps import TableConfig
+from tables.timekeeper import Timekeeper, decision_seconds
+
+CONFIG = TableConfig(idle_timeout=timedelta(minutes=10), lobby_timeout=timedelta(minutes=15),
+                     lobby_grace=timedelta(minutes=2), pause_notice=timedelta(seconds=3))
+
+
+class FakeTable:
+    def __init__(self, status: Status = Status.PLAYING) -> None:
+        self.lock = asyncio.Lock()
+        self.status = status
+        self.moment = "1"
+        self.reachable = True
+        self.seconds: int | None = 20
+        self.said: list[str] = []
+
+    def decision_seconds(self) -> int | None:
+        return self.seconds
+
+    async def time_ran_out(self, retry: Callable[[float], None]) -> None:
+        assert self.lock.locked()
+        self.said.append(f"time ran out at {self.moment}")
+
+    async def end(self, reason: str = "admin") -> None:
+        self.said.append(f"end {reason}")
+
+    async def cancel(self, user_id: int | None, reason: str = "cancelled") -> None:
+        self.said.append(f"cancel {reason}")
+
+    async def show(self) -> None:
+        self.said.append("show")
+
+    def wake_computers(self) -> None:
+        self.said.append("wake")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def _keeper(table: FakeTable, clock: FakeClock) -> Timekeeper:
+    return Timekeeper(table, 1, clock, CONFIG, clock.now())
+
+
+def _game(players: int = 3) -> Game:
+    return Game(TableRules(), [f"P{i}" for i in range(players)], SeededChance(1))
+
+
+def test_windows_always_get_a_clock_turns_not_for_a_lone_person() -> None:
+    game = _game()
+    assert game.waiting().window
+    assert decision_seconds(game, {1, 2}, turn=20, window=8) == 8
+    assert decision_seconds(game, {0, 1, 2}, turn=20, window=8) is None  # nobody to wait for
+    game.apply(ev.act(ev.CLOSE_WINDOW))
+    people = [s for s in range(3) if s not in game.waiting().seats]
+    assert decision_seconds(game, set(people), turn=20, window=8) is None  # R18
+    assert decision_seconds(game, {people[0]}, turn=20, window=8) == 20
+
+
+async def test_a_clock_runs_out_once_and_only_for_its_moment(clock: FakeClock) -> None:
+    table = FakeTable()
+    keeper = _keeper(table, clock)
+    keeper.decision_changed()
+    keeper.decision_changed()  # the same moment: the clock keeps running
+    await clock.advance(19)
+    table.moment = "2"  # someone acted: this moment's clock is armed now
+    keeper.decision_changed()
+    await clock.advance(19)
+    assert table.said == []
+    await clock.advance(1)
+    assert table.said == ["time ran out at 2"]
+
+
+async def test_an_outage_stops_the_clock_and_gives_it_back_in_full(clock: FakeClock) -> None:
+    table = FakeTable()
+    keeper = _keeper(table, clock)
+    keeper.decision_changed()
+    await clock.advance(15)
+    table.reachable = False
+    keeper.reach_changed()
+    await clock.advance(60)
+    assert table.said == ["show"]  # the pause shows after three seconds; nobody runs out
+    table.reachable = True
+    keeper.reach_changed()
+    await clock.advance(0)
+    assert table.said == ["show", "show", "wake"]
+    await clock.advance(19)
+    assert keeper.clocks.deadline == clock.now() + timedelta(seconds=1)
+    await clock.advance(1)
+    assert table.said[-1] == "time ran out at 1"
+
+
+async def test_an_idle_table_ends_and_a_lobby_times_out(clock: FakeClock) -> None:
+    table = FakeTable()
+    _keeper(table, clock).human_acted()
+    await clock.advance(600)
+    assert table.said == ["end idle"]
+    lobby = FakeTable(Status.LOBBY)
+    _keeper(lobby, clock).arm_lobby()
+    await clock.advance(899)
+    assert lobby.said == []
+    await clock.advance(1)
+    assert lobby.said == ["cancel lobby_timeout"]
