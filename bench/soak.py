@@ -41,7 +41,8 @@ Phases and figures:
    ends sooner are replaced), then all are stopped (`manager.close()`).
    `restore_s` times `TableManager.restore()` on a fresh manager over the same
    database file (a fresh connection: its page cache is cold, the file's
-   pages may still be in the OS cache).
+   pages may still be in the OS cache); `restore_cpu_s` is the process's CPU
+   time meanwhile, steadier than the wall time on a busy machine.
 3. Memory. The same tables are restored once more under `tracemalloc`:
    `kb_per_table` is the Python memory held after the restore (after a
    garbage collection) less the memory before it, divided by the number of
@@ -501,6 +502,7 @@ class RestoreFigures:
     tables: int = 0
     prepare_s: float = 0.0
     restore_s: float = 0.0
+    restore_cpu_s: float = 0.0
     restored: int = 0
     min_rounds: int = 0
     kb_per_table: float = 0.0
@@ -545,19 +547,27 @@ async def prepare(options: Options, path: str | Path, errors: Errors, deadline: 
     return ready
 
 
+@dataclass(frozen=True)
+class Restored:
+    seconds: float  # wall time
+    cpu_s: float  # the process's CPU time meanwhile (steadier on a shared machine)
+    tables: int  # how many came back
+    min_rounds: int  # their fewest rounds behind them
+    grown: int  # `measure()`'s growth
+
+
 async def restore_once(options: Options, path: str | Path,
-                       measure: Callable[[], int]) -> tuple[float, int, int, int]:
-    """Restore every table in the database on a fresh manager: the time it
-    took, how many came back, their fewest rounds, and `measure()`'s growth."""
+                       measure: Callable[[], int]) -> Restored:
+    """Restore every table in the database on a fresh manager."""
     db = await connect(path)
     executor = GatedExecutor(options.threads, "restore-bot")
     executor.parked = True  # restored computers wait instead of playing on
     manager = TableManager(make_deps(db, QuietListener(), executor, 0, options.max_seconds))
     gc.collect()
     before = measure()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     restored = await manager.restore()
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     gc.collect()
     grown = measure() - before
     rounds = [len(t.game.rounds) for t in restored if t.game is not None]
@@ -565,7 +575,7 @@ async def restore_once(options: Options, path: str | Path,
     await manager.close()
     await db.close()
     executor.shutdown(wait=True)
-    return seconds, len(restored), min(rounds, default=0), grown
+    return Restored(seconds, cpu, len(restored), min(rounds, default=0), grown)
 
 
 def traced() -> int:
@@ -579,19 +589,20 @@ async def restore_phase(options: Options, places: Places, errors: Errors,
     started = time.perf_counter()
     figures.tables = await prepare(options, path, errors, deadline)
     figures.prepare_s = time.perf_counter() - started
-    seconds, restored, rounds, rss = await restore_once(options, path, rss_bytes)
-    figures.restore_s, figures.restored, figures.min_rounds = seconds, restored, rounds
+    timed = await restore_once(options, path, rss_bytes)
+    figures.restore_s, figures.restore_cpu_s = timed.seconds, timed.cpu_s
+    restored, rounds = figures.restored, figures.min_rounds = timed.tables, timed.min_rounds
     if restored != figures.tables:
         errors.add(f"{figures.tables} tables stopped, {restored} restored")
     if restored and rounds < options.restore_rounds:
         errors.add(f"a restored table has only {rounds} rounds behind it")
     tracemalloc.start()
     try:
-        _, again, _, grown = await restore_once(options, path, traced)
+        again = await restore_once(options, path, traced)
     finally:
         tracemalloc.stop()
-    figures.kb_per_table = grown / max(again, 1) / 1024
-    figures.rss_kb_per_table = rss / max(restored, 1) / 1024
+    figures.kb_per_table = again.grown / max(again.tables, 1) / 1024
+    figures.rss_kb_per_table = timed.grown / max(restored, 1) / 1024
     return figures
 
 
@@ -626,6 +637,7 @@ async def run(options: Options, folder: Path | None = None) -> dict[str, Any]:
         "act_p50_ms": round(played.act_p50_ms, 2),
         "decide_p50_ms": round(played.decide_p50_ms, 2),
         "replay_s": round(played.replay_s, 1),
+        "restore_cpu_s": round(restored.restore_cpu_s, 3),
         "restore_tables": restored.restored,
         "restore_min_rounds": restored.min_rounds,
         "restore_prepare_s": round(restored.prepare_s, 1),
@@ -687,6 +699,7 @@ def report(result: dict[str, Any], options: Options) -> None:
              and result["restore_tables"] >= TARGET_RESTORE_TABLES)
     print(f"restore: {result['restore_tables']} live tables, at least "
           f"{result['restore_min_rounds']} rounds in, restored in {result['restore_s']} s "
+          f"({result['restore_cpu_s']} s of CPU) "
           f"(target {TARGET_RESTORE_TABLES} in < {TARGET_RESTORE_S:.0f} s: {verdict(quick)}); "
           f"prepared in {result['restore_prepare_s']} s")
     if result["rss_mb_after"] is not None:

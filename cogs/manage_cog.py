@@ -8,6 +8,7 @@ The table cog hands these buttons over (cogs.ids.MANAGE_VERBS)."""
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -100,9 +101,10 @@ COMMANDS: tuple[Command, ...] = (table_command, uninvite_command, house_rules_co
 class ManageCog(commands.Cog):
     def __init__(self, bot: ToepBot) -> None:
         self.bot = bot
-        # (table, member) pairs already told: invited, withdrawn and invited
-        # again, a member is still mentioned only once per table.
-        self.told: set[tuple[int, int]] = set()
+        # Members already told, per table: invited, withdrawn and invited
+        # again, a member is still mentioned only once per table. Held weakly,
+        # so a table's entry goes with the table once it closed.
+        self.told: weakref.WeakKeyDictionary[Table, set[int]] = weakref.WeakKeyDictionary()
 
     # --- commands ------------------------------------------------------------------------
 
@@ -226,10 +228,11 @@ class ManageCog(commands.Cog):
 
     async def announce(self, table: Table, host_id: int, user_ids: Iterable[int]) -> None:
         """Tell the invited in the channel, once: the only mentions that notify."""
-        users = sorted({u for u in user_ids if (table.id, u) not in self.told})
+        told = self.told.setdefault(table, set())
+        users = sorted(set(user_ids) - told)
         if not users:
             return
-        self.told.update((table.id, u) for u in users)
+        told.update(users)
         lang = await self.bot.presenter.table_lang(table.row.guild_id)
         channel = self.bot.get_partial_messageable(table.row.channel_id,
                                                    guild_id=table.row.guild_id)

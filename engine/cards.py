@@ -8,7 +8,7 @@ hashing them is as cheap as for plain objects, and `parse_card("10H")` and
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import Enum, IntEnum
 
 log = logging.getLogger(__name__)
@@ -112,6 +112,15 @@ def parse_card(text: str) -> Card:
     if card is None:
         raise CardError(f"{text!r} is not a card: rank 7-10 or J Q K A, then suit C D H S")
     return card
+
+
+def parse_cards(texts: Sequence[str]) -> list[Card]:
+    """Several cards (CardError for a text that is not one); the usual
+    upper-case texts are looked up at once, anything else one by one."""
+    try:
+        return [_BY_TEXT[text] for text in texts]
+    except (KeyError, TypeError):
+        return [parse_card(text) for text in texts]
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from engine.cards import DECK, Card, CardError, parse_card
+from engine.cards import DECK, Card, CardError, parse_cards
 from engine.errors import RecordError
 
 Hands = list[list[Card] | None]
@@ -154,7 +154,7 @@ def card_list(where: str, value: object) -> list[Card]:
     if not isinstance(value, list):
         raise RecordError(f"{where} must be a list of cards")
     try:
-        return [parse_card(text) for text in value]
+        return parse_cards(value)
     except CardError as err:
         raise RecordError(f"{where}: {err}") from None
 

@@ -26,6 +26,7 @@ from engine.game import Game
 from engine.record import parse_event
 from engine.round_base import RoundBase, deal_entry
 from engine.rules import TableRules
+from engine.state import DealEntry
 from tables.log_safe import log_failure
 
 log = logging.getLogger(__name__)
@@ -52,12 +53,13 @@ def rebuild(loaded: LoadedGame, keep: int) -> Rebuilt:
     if loaded.round_base is not None:
         try:
             base = RoundBase.from_json(loaded.round_base, len(players))
+            deal_log = [deal_entry(d, len(players)) for d in deals[:base.deals]]
             for start in (base, base.previous):  # too early in the round: the one before
                 if start is None:
                     break
                 recent.clear()
-                game = _from_round_base(rules, players, deals, row.first_leader, row.seed,
-                                        start, events, recent)
+                game = _from_round_base(rules, players, deals, deal_log, row.first_leader,
+                                        row.seed, start, events, recent)
                 if len(recent) >= keep:
                     break
         except Exception:  # a shortcut that failed: the log is the truth
@@ -91,27 +93,37 @@ def _apply_all(game: Game, events: Sequence[Event], told: deque[Happening] | Non
         told.extend(game.apply(event))
 
 
+# Every log repeats the same few hundred events: each is checked once, for
+# every game restored (a restart of hundreds of tables parses tens of
+# thousands). Only events that passed the checks are kept, and never more
+# than _PARSED_MOST: a damaged log cannot make it grow.
+_PARSED: dict[tuple[object, ...], Event] = {}
+_PARSED_MOST = 4096
+
+
 def parsed_events(raw_events: Sequence[object], seats: int) -> list[Event]:
     """Log entries as events (RecordError for one that is not an event)."""
-    parsed: dict[tuple[object, ...], Event] = {}  # a log repeats its few event kinds
     out = []
     for raw in raw_events:
         if not isinstance(raw, dict):
             raise RecordError("an event must be a JSON object")
-        key = (raw.get("do"), raw.get("seat"), raw.get("card"))
-        event = parsed.get(key)
+        seat = raw.get("seat")
+        # The seat's type too: True and 1.0 equal 1, but are no seat number.
+        key = (seats, raw.get("do"), type(seat), seat, raw.get("card"))
+        event = _PARSED.get(key)
         if event is None:
-            event = parsed[key] = parse_event(raw, seats)
+            event = parse_event(raw, seats)
+            if len(_PARSED) < _PARSED_MOST:
+                _PARSED[key] = event
         out.append(event)
     return out
 
 
 def _from_round_base(rules: TableRules, players: Sequence[str], deals: Sequence[Any],
-                     first_leader: int | None, seed: int, base: RoundBase,
-                     events: Sequence[Event], told: deque[Happening]) -> Game:
+                     deal_log: Sequence[DealEntry], first_leader: int | None, seed: int,
+                     base: RoundBase, events: Sequence[Event], told: deque[Happening]) -> Game:
     if first_leader is None:
         raise RecordError("a game in play has a first leader")
-    deal_log = [deal_entry(d, len(players)) for d in deals[:base.deals]]
     game = Game.at_round(rules, players, RecordChance(deals, SeededChance(seed)),
                          first_leader, base, events, deal_log)
     _apply_all(game, events[base.events:], told)

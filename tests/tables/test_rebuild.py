@@ -13,12 +13,13 @@ import pytest
 
 from data.gamevalues import Game as GameRow
 from data.gamevalues import LoadedGame, Seat
+from engine.errors import RecordError
 from engine.game import Game
-from engine.record import to_record
+from engine.record import parse_event, to_record
 from engine.round_base import RoundBase
 from engine.rules import TableRules
 from tables import rebuild as rebuild_module
-from tables.rebuild import rebuild
+from tables.rebuild import parsed_events, rebuild
 from tests.engine.test_round_base import _random_game, _replaying
 
 KEEP = 8
@@ -82,3 +83,13 @@ def test_a_format_2_base_still_restores_by_the_whole_log() -> None:
         rebuilt = rebuild(_loaded(record, k, saved), KEEP)
         assert rebuilt.recent == told, f"after event {k}"
         assert rebuilt.game.round_base.alone() == base.alone()
+
+
+@pytest.mark.parametrize("seat", [True, 1.0, "1"])
+def test_a_log_entry_whose_seat_is_no_number_is_refused_after_a_good_one(seat: object) -> None:
+    good = {"do": "fold", "seat": 1}
+    assert parsed_events([good], 3) == [parse_event(good, 3)]
+    with pytest.raises(RecordError, match="seat"):
+        parsed_events([good, {"do": "fold", "seat": seat}], 3)
+    with pytest.raises(RecordError, match="no seat 3"):
+        parsed_events([{"do": "fold", "seat": 3}], 3)  # a seat of a bigger table's log
