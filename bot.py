@@ -99,13 +99,15 @@ class ToepBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self._db = await connect(self.settings.database)
-        # One process per database: refused here (LeaseHeld) while another one runs.
-        self._lease = LeaseKeeper(self._db, self._lost_lease)
+        # One process per database, or per shard: refused here (LeaseHeld) while
+        # another process runs on the same database (or on one of these shards).
+        shards = self.settings.shards
+        self._lease = LeaseKeeper(self._db, self._lost_lease, resources=shards.lease_resources())
         await self._lease.start()
         self._presenter = Presenter(self, self._db, self.clock)
         deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config,
                          self.reach)
-        self._manager = TableManager(deps)
+        self._manager = TableManager(deps, shards=shards)
         await self.tree.set_translator(ToepTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -113,7 +115,7 @@ class ToepBot(commands.Bot):
         _freeze_what_lives_forever()
         await self.sync_commands()
         restored = await self._manager.restore()
-        log.info("ready to play; %d table(s) restored", len(restored))
+        log.info("ready to play (%s); %d table(s) restored", shards.describe(), len(restored))
 
     async def sync_commands(self) -> None:
         """Sync the slash commands only when they changed (a hash is kept), to
@@ -186,8 +188,22 @@ def _freeze_what_lives_forever() -> None:
     gc.freeze()
 
 
+class ShardedToepBot(ToepBot, commands.AutoShardedBot):
+    """The bot of a process that runs some of the bot's shards (SHARD_COUNT and
+    SHARD_IDS): one gateway connection per shard, and only their guilds' tables."""
+
+    def __init__(self, settings: Settings, **client_kwargs: Any) -> None:
+        shards = settings.shards
+        client_kwargs.setdefault("shard_count", shards.count)
+        client_kwargs.setdefault("shard_ids", list(shards.mine))
+        super().__init__(settings, **client_kwargs)
+
+
 def create_bot(settings: Settings, **client_kwargs: Any) -> ToepBot:
-    """The bot, built but not running (tests pass `connector=` and the like)."""
+    """The bot, built but not running (tests pass `connector=` and the like). Without
+    shard settings one plain gateway connection, as before sharding existed."""
+    if settings.shards.sharded:
+        return ShardedToepBot(settings, **client_kwargs)
     return ToepBot(settings, **client_kwargs)
 
 

@@ -3,6 +3,7 @@ per problem. The token never appears in a repr, a log or an error."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 from collections.abc import Mapping
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from data.url import shown_url, url_problem
+from tables.shards import UNSHARDED, Shards
 
 log = logging.getLogger(__name__)
 
@@ -31,12 +33,13 @@ class Settings:
     log_level: str = "INFO"
     # A postgresql:// URL: the bot uses that database instead of the file.
     database_url: str | None = field(default=None, repr=False)
+    shards: Shards = UNSHARDED
 
     def __repr__(self) -> str:
         url = None if self.database_url is None else shown_url(self.database_url)
         return (f"Settings(discord_token=<hidden>, dev_guild_id={self.dev_guild_id}, "
                 f"database_path={str(self.database_path)!r}, log_level={self.log_level!r}, "
-                f"database_url={url!r})")
+                f"database_url={url!r}, shards={self.shards!r})")
 
     @property
     def database(self) -> str | Path:
@@ -58,6 +61,7 @@ def load_settings(env: Mapping[str, str]) -> Settings:
         database_path=_database_path(env.get("DATABASE_PATH", "").strip()),
         log_level=_log_level(env.get("LOG_LEVEL", "").strip()),
         database_url=_database_url(env.get("DATABASE_URL", "").strip()),
+        shards=_shards(env.get("SHARD_COUNT", "").strip(), env.get("SHARD_IDS", "").strip()),
     )
 
 
@@ -95,3 +99,43 @@ def _log_level(text: str) -> str:
     if level not in LOG_LEVELS:
         raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {text!r}")
     return level
+
+
+MAX_SHARDS = 65536  # far beyond any bot's needs; keeps a typo from listing millions
+
+
+def _shards(count_text: str, ids_text: str) -> Shards:
+    if not count_text:
+        if ids_text:
+            raise SettingsError(f"SHARD_IDS is {ids_text!r} but SHARD_COUNT is not set: "
+                                "set SHARD_COUNT to the total number of shards of the bot")
+        return UNSHARDED
+    if not count_text.isdigit() or not 1 <= int(count_text) <= MAX_SHARDS:
+        raise SettingsError(f"SHARD_COUNT must be a whole number from 1 to {MAX_SHARDS}, "
+                            f"got {count_text!r}")
+    count = int(count_text)
+    return Shards(count, parse_shard_ids(ids_text, count) if ids_text else None)
+
+
+def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
+    """`0-3`, `0,2`, `4-7,9`: the shards of this process, sorted; SettingsError for
+    junk, a range that runs backwards, a shard listed twice or one outside the count."""
+    shards: list[int] = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not low.strip().isdigit() or (dash and not high.strip().isdigit()):
+            raise SettingsError(f"SHARD_IDS must list shard numbers and ranges such as "
+                                f"0-3 or 0,2, got {text!r}")
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise SettingsError(f"SHARD_IDS range {part.strip()!r} runs backwards: "
+                                f"write {last}-{first}")
+        if last >= count:
+            raise SettingsError(f"SHARD_IDS lists shard {last}, but with SHARD_COUNT={count} "
+                                f"the shards are 0 to {count - 1}")
+        shards += range(first, last + 1)
+    shards.sort()
+    doubles = [a for a, b in itertools.pairwise(shards) if a == b]
+    if doubles:
+        raise SettingsError(f"SHARD_IDS lists shard {doubles[0]} twice, in {text!r}")
+    return tuple(shards)

@@ -29,7 +29,7 @@ from `--seed`:
   SQLITE_FULL, "database or disk is full", as on a full disk;
 - storms on message edits: 502s for 6 s (discord.py retries them), 503s for the
   next 5 edits (it does not), 429s with `retry_after` 20 s for 10 s (per bucket),
-  and a global 429 (`retry_after` 3 s) for the next 5 bot requests;
+  and a global 429 (`retry_after` 3 s) for the next 5 bot requests in 10 s;
 - the channel of one table deleted in the middle of its game.
 
 Figures (`--json` prints one object):
@@ -46,7 +46,8 @@ Figures (`--json` prints one object):
 - `wrongful_forfeits`: forfeits whose turn overlapped a time the bot was down or
   disconnected (no live gateway session: from a kill or drop until the new
   session is live): seen at t, with the table's clock c, while some outage
-  [s, e] has s <= t and t - c < e. `forfeits` counts them all.
+  [s, e] has s <= t and t - c < e. `forfeits` counts them all;
+  `wrongful_where` names each wrongful one and the outages it met.
 - `frozen_tables`: tables still open at the end whose game showed no progress in
   their last FROZEN seconds.
 - `unacknowledged`: clicks and commands the bot received (a live gateway session
@@ -229,6 +230,7 @@ class Chaos(Load):
 
     async def watch(self) -> None:
         """Outages (no live gateway session) and each table's progress, as they happen."""
+        looked = 0.0
         while True:
             now = time.monotonic()
             if self.connected() == self.down:
@@ -237,9 +239,13 @@ class Chaos(Load):
                     self.down = False
                 else:
                     self.going_down()
-            for table_id, stamp in self.shown().items():
-                if self.progress.get(table_id, (-1, 0.0))[0] != stamp:
-                    self.progress[table_id] = (stamp, now)
+            # Once a second: reading every button of every message is the world's
+            # own work, and a look every LOOK would starve the fake Discord itself.
+            if now - looked >= 1.0:
+                looked = now
+                for table_id, stamp in self.shown().items():
+                    if self.progress.get(table_id, (-1, 0.0))[0] != stamp:
+                        self.progress[table_id] = (stamp, now)
             await asyncio.sleep(LOOK if self.down else 1.0)
 
     def going_down(self) -> None:
@@ -334,8 +340,10 @@ class Chaos(Load):
             fake.rate_limit_edits(20.0 * x, seconds=10.0 * x)
             self.note("edit_storm", status=429, retry_after=20.0 * x, seconds=10.0 * x)
         else:
-            fake.rate_limit_edits(3.0 * x, times=5, is_global=True)
-            self.note("edit_storm", status=429, scope="global", retry_after=3.0 * x, requests=5)
+            # Like Discord's, it lapses: not a limit left waiting for the next process.
+            fake.rate_limit_edits(3.0 * x, times=5, seconds=10.0 * x, is_global=True)
+            self.note("edit_storm", status=429, scope="global", retry_after=3.0 * x, requests=5,
+                      seconds=10.0 * x)
 
     async def delete_a_channel(self) -> None:
         """The channel of a table in the middle of its game."""
@@ -457,6 +465,7 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
             "id": deleted.table.id, "status": deleted.table.status.value,
             "end_reason": deleted.table.end_reason, "forfeited": deleted.table.forfeited},
         "forfeits": len(forfeits),
+        "wrongful_where": [_wrongful_where(chaos, f) for f in wrongful[:10]],
         "unacknowledged_in_outages": len(in_outages),
         "unacknowledged_s": sorted(round(r.created - chaos.started, 1) for r in unacked
                                    if r not in in_outages)[:20],
@@ -479,6 +488,16 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
                             and not frozen and len(unacked) == len(in_outages)
                             and tracebacks == 0 and not chaos.failed_starts),
     }
+
+
+def _wrongful_where(chaos: Chaos, forfeit: tuple[int, int, float]) -> dict[str, Any]:
+    """A wrongful forfeit: its table and seat, when the bench learnt of it and the
+    outages its clock met (seconds into the run)."""
+    table, seat, seen = forfeit
+    met = [[round(s - chaos.started, 1), round(e - chaos.started, 1)]
+           for s, e in chaos.outages if s <= seen and seen - CLOCK < e]
+    return {"table": table, "seat": seat, "seen_s": round(seen - chaos.started, 1),
+            "outages": met}
 
 
 def problems_first(problems: list[str], count: int = 8) -> list[str]:

@@ -362,6 +362,12 @@ class Load:
 
     async def play_table(self, run: TableRun) -> None:
         await asyncio.sleep(self.o.ramp * run.index / max(1, self.o.tables))
+        await self.open_table(run)
+        await self.play_people(run)
+
+    async def open_table(self, run: TableRun) -> None:
+        """The host opens a private table, the guest joins, two computer players sit
+        down and the host starts: `run.table` is then a game in play."""
         run.created = time.monotonic()
         rules: dict[str, Any] = {"private": True, "limit": self.o.limit, **self.o.rules}
         if self.o.rounds is not None:
@@ -381,6 +387,11 @@ class Load:
             await self.until(f"table {run.index}: {seats} seats", _seated(table, seats))
         await self.click_table(run.host, run, "start")
         await self.until(f"table {run.index}: started", lambda: table.status is not Status.LOBBY)
+
+    async def play_people(self, run: TableRun) -> None:
+        """Both people play the open table until its game is over (or time is up)."""
+        table = run.table
+        assert table is not None
         people = [asyncio.create_task(self.person(run, seat)) for seat in (run.host, run.guest)]
         try:
             await asyncio.gather(*people)

@@ -37,6 +37,8 @@ class BotConfig:
     database: str
     bot_pause: float
     profile: str | None = None  # cProfile the bot's event loop into this file
+    shard_count: int | None = None  # SHARD_COUNT and SHARD_IDS of the bot's process
+    shard_ids: list[int] | None = None
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))

@@ -39,7 +39,7 @@ from cogs.render import (
 from cogs.slate_picture import round_picture, standings_picture
 from data import games, guilds
 from data.db import Database
-from data.errors import passing_trouble
+from data.sql import OUTAGE_ERRORS
 from engine.events import Happening
 from tables.clock import ClockSource, SystemClock, Timer
 from tables.log_safe import log_failure
@@ -541,6 +541,6 @@ def retry_delay(err: Exception, failures: int) -> float | None:
         return backoff if err.status == 429 or err.status >= 500 else None
     if isinstance(err, OSError | aiohttp.ClientError | asyncio.TimeoutError):
         return backoff  # the network
-    if passing_trouble(err):
-        return backoff  # the database locked for a moment, the disk full
+    if isinstance(err, OUTAGE_ERRORS):
+        return backoff  # the database locked for a moment, the disk full, gone away
     return None

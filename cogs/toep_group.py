@@ -28,7 +28,7 @@ TOEP = "toep"
 ADMIN = "toep-admin"
 
 
-def toep_group(bot: commands.Bot, name: str = TOEP) -> app_commands.Group:
+def toep_group(bot: commands.bot.BotBase, name: str = TOEP) -> app_commands.Group:
     """The loaded table cog's group `name` (TOEP or ADMIN)."""
     table_cog = bot.get_cog("TableCog")
     if table_cog is None:
@@ -39,13 +39,13 @@ def toep_group(bot: commands.Bot, name: str = TOEP) -> app_commands.Group:
     raise RuntimeError(f"cogs.table_cog has no /{name} group")
 
 
-def add_to_toep(bot: commands.Bot, new: Sequence[Command], group: str = TOEP) -> None:
+def add_to_toep(bot: commands.bot.BotBase, new: Sequence[Command], group: str = TOEP) -> None:
     parent = toep_group(bot, group)
     for command in new:
         parent.add_command(command, override=True)
 
 
-def remove_from_toep(bot: commands.Bot, old: Sequence[Command], group: str = TOEP) -> None:
+def remove_from_toep(bot: commands.bot.BotBase, old: Sequence[Command], group: str = TOEP) -> None:
     if bot.get_cog("TableCog") is None:
         return  # unloaded first: its groups went with it
     parent = toep_group(bot, group)

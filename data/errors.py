@@ -7,7 +7,6 @@ layer can tell a storage problem from a rule refusal of the engine.
 from __future__ import annotations
 
 import logging
-import sqlite3
 
 log = logging.getLogger(__name__)
 
@@ -61,13 +60,3 @@ class LogOrderError(DataError):
 class TransactionError(DataError):
     """Misuse of transactions, such as nesting them in one task."""
 
-
-_PASSING = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL")  # with their extended codes
-
-
-def passing_trouble(error: BaseException) -> bool:
-    """Whether `error` is the database's passing trouble, not a bug of ours:
-    locked by another connection past the busy timeout, or the disk full.
-    Trying again a little later may well work."""
-    name = getattr(error, "sqlite_errorname", "")
-    return isinstance(error, sqlite3.OperationalError) and name.startswith(_PASSING)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from data.db import Database
 from data.errors import NotFoundError
@@ -34,13 +34,21 @@ async def load_game(db: Database, game_id: int) -> LoadedGame:
     return loaded[0]
 
 
-async def load_unfinished(db: Database) -> list[LoadedGame]:
-    """Every lobby and game in play, oldest first, with its logs (restart recovery)."""
+def _every_guild(guild_id: int) -> bool:
+    return True
+
+
+async def load_unfinished(
+    db: Database, guilds: Callable[[int], bool] = _every_guild
+) -> list[LoadedGame]:
+    """Every lobby and game in play in the `guilds` that pass (all by default; a
+    sharded process: its shards'), oldest first, with its logs (restart recovery)."""
     async with db.read() as conn:
         rows = await conn.execute_fetchall(
             f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'playing') ORDER BY id"
         )
-        return await _load_parts(conn, [game_from_row(row) for row in rows])
+        wanted = [game for game in map(game_from_row, rows) if guilds(game.guild_id)]
+        return await _load_parts(conn, wanted)
 
 
 async def seats_of(
@@ -102,10 +110,10 @@ async def _rows_of(
     ids = list(game_ids)
     for start in range(0, len(ids), _CHUNK):
         chunk = ids[start:start + _CHUNK]
-        marks = ",".join("?" * len(chunk))
+        where, params = conn.one_of("game_id", chunk)
         rows = await conn.execute_fetchall(
-            f"SELECT game_id AS _gid, {columns} FROM {table} WHERE game_id IN ({marks}) "
-            f"ORDER BY game_id, {order}", chunk
+            f"SELECT game_id AS _gid, {columns} FROM {table} WHERE {where} "
+            f"ORDER BY game_id, {order}", params
         )
         found.extend(rows)
     return found

@@ -12,8 +12,11 @@ inside its own transaction, that the lease is still its own. A process that
 stalled while another took over can therefore never write again; its next save
 raises `LeaseLost`, and so does its next heartbeat, which tells the bot to stop.
 
-The key column `resource` lets the same table hold per-shard leases later
-('shard:0', 'shard:1', ...).
+A sharded process (SHARD_COUNT, SHARD_IDS) holds one lease per shard instead,
+'shard:N/COUNT', taken all at once or not at all, and fenced and renewed
+together: several processes share the database, each owning its shards. Leases
+that could name the same guilds conflict even when their names differ: the
+whole database with any shard, and shards of two different shard counts.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -37,9 +40,31 @@ from data.times import from_db, to_db
 log = logging.getLogger(__name__)
 
 DATABASE = "database"
+SHARD = "shard:"
 TTL = timedelta(seconds=30)
 HEARTBEAT = timedelta(seconds=10)
 Now = Callable[[], datetime]
+
+
+def shard_resource(shard_id: int, shard_count: int) -> str:
+    """The lease of one shard: 'shard:1/4' (the count is part of it, see `conflicts`)."""
+    return f"{SHARD}{shard_id}/{shard_count}"
+
+
+def conflicts(mine: str, theirs: str) -> bool:
+    """Whether two leases could cover the same guild: the same one, the whole database
+    and anything else, or shards of different shard counts."""
+    if mine == theirs or DATABASE in (mine, theirs):
+        return True
+    return mine.partition("/")[2] != theirs.partition("/")[2]
+
+
+def describe(resource: str) -> str:
+    """For the operator: 'the database' or 'shard 1 of 4'."""
+    if not resource.startswith(SHARD):
+        return f"the {resource}"
+    shard_id, _, count = resource.removeprefix(SHARD).partition("/")
+    return f"shard {shard_id} of {count}"
 
 
 def utc_now() -> datetime:
@@ -65,8 +90,9 @@ class LeaseHeld(DataError):
     def __init__(self, lease: Lease, now: datetime, path: Path | str) -> None:
         renewed = (now - lease.heartbeat_at).total_seconds()
         left = (lease.expires_at - now).total_seconds()
+        what = "" if lease.resource == DATABASE else f" ({describe(lease.resource)})"
         super().__init__(
-            f"another Toep process ({lease.owner}) is using {path}: its lease was renewed "
+            f"another Toep process ({lease.owner}) is using {path}{what}: its lease was renewed "
             f"{renewed:.0f} s ago and lapses in {left:.0f} s if it stops; stop that process "
             "first (after a crash, start this one again: a lapsed lease is taken over)"
         )
@@ -79,7 +105,7 @@ class LeaseLost(DataError):
     def __init__(self, resource: str, owner: str, taker: str | None) -> None:
         by = f"to {taker}" if taker else "(the lease row is gone)"
         super().__init__(
-            f"this process ({owner}) lost the lease of the {resource} {by}; it stops "
+            f"this process ({owner}) lost the lease of {describe(resource)} {by}; it stops "
             "saving and exits so that two processes never act on the same tables"
         )
         self.taker = taker
@@ -139,69 +165,91 @@ async def holder(db: Database, resource: str = DATABASE) -> Lease | None:
 
 
 async def acquire(
-    db: Database, owner: str, *, resource: str = DATABASE, ttl: timedelta = TTL, now: Now = utc_now
+    db: Database,
+    owner: str,
+    *,
+    resources: Sequence[str] = (DATABASE,),
+    ttl: timedelta = TTL,
+    now: Now = utc_now,
 ) -> Lease:
-    """Take the lease, or take it over if it lapsed or its process is gone; else LeaseHeld."""
+    """Take the leases of `resources` all at once, taking over any that lapsed or whose
+    process is gone; LeaseHeld (and none taken) if a live process holds one of them or a
+    lease that conflicts with one. Returns the first (they share their times)."""
     async with db.transaction() as conn:
-        await conn.lock(_lock_name(resource))  # one taker at a time
-        current = await _read(conn, resource)
+        # One taker at a time (leases of other names may conflict), and each lease
+        # taken only between the fenced writes of its old holder (`check`).
+        await conn.lock(_lock_name("acquire"))
+        for resource in sorted(resources):
+            await conn.lock(_lock_name(resource))
+        rows = await conn.execute_fetchall("SELECT * FROM leases")
+        others = [held for held in map(_lease, rows) if held.owner != owner]
         moment = now()
-        if (
-            current is not None
-            and current.owner != owner
-            and not current.lapsed(moment)
-            and not owner_is_gone(current.owner)
-        ):
-            raise LeaseHeld(current, moment, db.name)
-        lease = Lease(resource, owner, moment, moment, moment + ttl)
-        await conn.execute(
+        for held in others:
+            live = not held.lapsed(moment) and not owner_is_gone(held.owner)
+            if live and any(conflicts(mine, held.resource) for mine in resources):
+                raise LeaseHeld(held, moment, db.name)
+        taken = [Lease(resource, owner, moment, moment, moment + ttl) for resource in resources]
+        await conn.executemany(
             "INSERT INTO leases (resource, owner, acquired_at, heartbeat_at, expires_at) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (resource) DO UPDATE SET owner = excluded.owner, "
             "acquired_at = excluded.acquired_at, heartbeat_at = excluded.heartbeat_at, "
             "expires_at = excluded.expires_at",
-            (resource, owner, to_db(moment), to_db(moment), to_db(lease.expires_at)),
+            [(t.resource, owner, to_db(moment), to_db(moment), to_db(t.expires_at))
+             for t in taken],
         )
-    if current is not None and current.owner != owner:
-        log.warning("took over the lease of the %s from %s (%s)", resource, current.owner,
-                    "lapsed" if current.lapsed(moment) else "its process is gone")
-    return lease
+    for held in others:
+        if held.resource in resources:
+            log.warning("took over the lease of %s from %s (%s)", describe(held.resource),
+                        held.owner, "lapsed" if held.lapsed(moment) else "its process is gone")
+    return taken[0]
 
 
 async def renew(
-    db: Database, owner: str, *, resource: str = DATABASE, ttl: timedelta = TTL, now: Now = utc_now
+    db: Database,
+    owner: str,
+    *,
+    resources: Sequence[str] = (DATABASE,),
+    ttl: timedelta = TTL,
+    now: Now = utc_now,
 ) -> None:
-    """A heartbeat: push the expiry on; LeaseLost if the lease is no longer ours."""
+    """A heartbeat: push the expiries on; LeaseLost if one of them is no longer ours."""
     async with db.transaction() as conn:
         moment = now()
-        changed = await conn.execute(
-            "UPDATE leases SET heartbeat_at = ?, expires_at = ? WHERE resource = ? AND owner = ?",
-            (to_db(moment), to_db(moment + ttl), resource, owner),
-        )
-        if changed == 0:
-            current = await _read(conn, resource)
-            raise LeaseLost(resource, owner, None if current is None else current.owner)
+        for resource in resources:
+            changed = await conn.execute(
+                "UPDATE leases SET heartbeat_at = ?, expires_at = ? "
+                "WHERE resource = ? AND owner = ?",
+                (to_db(moment), to_db(moment + ttl), resource, owner),
+            )
+            if changed == 0:
+                current = await _read(conn, resource)
+                raise LeaseLost(resource, owner, None if current is None else current.owner)
 
 
-async def release(db: Database, owner: str, *, resource: str = DATABASE) -> None:
-    """Give the lease up (a clean stop), if it is still ours."""
+async def release(db: Database, owner: str, *, resources: Sequence[str] = (DATABASE,)) -> None:
+    """Give the leases up (a clean stop), those that are still ours."""
     async with db.transaction() as conn:
-        await conn.execute(
-            "DELETE FROM leases WHERE resource = ? AND owner = ?", (resource, owner)
+        await conn.executemany(
+            "DELETE FROM leases WHERE resource = ? AND owner = ?",
+            [(resource, owner) for resource in resources],
         )
 
 
-async def check(conn: Connection, resource: str, owner: str) -> None:
-    """Inside a write transaction: LeaseLost unless `owner` holds the lease.
+async def check(conn: Connection, resources: Sequence[str], owner: str) -> None:
+    """Inside a write transaction: LeaseLost unless `owner` holds every lease of `resources`.
 
-    The shared lock keeps a taker (`acquire`) waiting until this transaction
+    The shared locks keep a taker (`acquire`) waiting until this transaction
     ends, so every write it fences lands before a takeover, never after."""
-    await conn.lock(_lock_name(resource), shared=True)
-    rows = list(
-        await conn.execute_fetchall("SELECT owner FROM leases WHERE resource = ?", (resource,))
+    for resource in sorted(resources):
+        await conn.lock(_lock_name(resource), shared=True)
+    marks = ",".join("?" * len(resources))
+    rows = await conn.execute_fetchall(
+        f"SELECT resource, owner FROM leases WHERE resource IN ({marks})", tuple(resources)
     )
-    taker = str(rows[0][0]) if rows else None
-    if taker != owner:
-        raise LeaseLost(resource, owner, taker)
+    held = {str(row[0]): str(row[1]) for row in rows}
+    for resource in resources:
+        if held.get(resource) != owner:
+            raise LeaseLost(resource, owner, held.get(resource))
 
 
 # A renewal or a release that failed for the database's sake, not ours.
@@ -213,22 +261,23 @@ def _lock_name(resource: str) -> str:
 
 
 class LeaseKeeper:
-    """Holds one resource's lease for a running process: takes it, fences the database's
-    write transactions with it, renews it, and calls `on_lost` once if it is lost."""
+    """Holds a running process's leases (the database's, or its shards'): takes them,
+    fences the database's write transactions with them, renews them, and calls
+    `on_lost` once if one is lost."""
 
     def __init__(
         self,
         db: Database,
         on_lost: Callable[[LeaseLost], None],
         *,
-        resource: str = DATABASE,
+        resources: Sequence[str] = (DATABASE,),
         ttl: timedelta = TTL,
         heartbeat: timedelta = HEARTBEAT,
         now: Now = utc_now,
     ) -> None:
         self.db = db
         self.owner = new_owner()
-        self.resource = resource
+        self.resources = tuple(resources)
         self._on_lost = on_lost
         self._ttl = ttl
         self._heartbeat = heartbeat
@@ -239,11 +288,12 @@ class LeaseKeeper:
     async def start(self) -> Lease:
         """Take the lease (LeaseHeld if another live process has it) and keep it."""
         lease = await acquire(
-            self.db, self.owner, resource=self.resource, ttl=self._ttl, now=self._now
+            self.db, self.owner, resources=self.resources, ttl=self._ttl, now=self._now
         )
         self.db.fence = self._fence
-        self._task = asyncio.create_task(self._beat(), name=f"lease:{self.resource}")
-        log.info("holding the lease of the %s as %s", self.resource, self.owner)
+        self._task = asyncio.create_task(self._beat(), name="lease")
+        log.info("holding the lease of %s as %s",
+                 ", ".join(map(describe, self.resources)), self.owner)
         return lease
 
     async def stop(self) -> None:
@@ -255,16 +305,16 @@ class LeaseKeeper:
             self._task = None
         if self.db.fence == self._fence:
             self.db.fence = None
-            if self.lost is None:
-                with contextlib.suppress(*_TROUBLE):
-                    await release(self.db, self.owner, resource=self.resource)
+            # Only the leases still its own (after losing one shard, the others).
+            with contextlib.suppress(*_TROUBLE):
+                await release(self.db, self.owner, resources=self.resources)
 
     async def _beat(self) -> None:
         while True:
             await asyncio.sleep(self._heartbeat.total_seconds())
             try:
                 await renew(
-                    self.db, self.owner, resource=self.resource, ttl=self._ttl, now=self._now
+                    self.db, self.owner, resources=self.resources, ttl=self._ttl, now=self._now
                 )
             except LeaseLost as lost:
                 self._lose(lost)
@@ -272,12 +322,12 @@ class LeaseKeeper:
             except _TROUBLE as err:
                 # A locked or full database: the lease may lapse, but the fence keeps
                 # every write safe until someone else really takes it over.
-                log.warning("could not renew the lease of the %s (%s); trying again in %.0f s",
-                            self.resource, err, self._heartbeat.total_seconds())
+                log.warning("could not renew the leases (%s); trying again in %.0f s",
+                            err, self._heartbeat.total_seconds())
 
     async def _fence(self, conn: Connection) -> None:
         try:
-            await check(conn, self.resource, self.owner)
+            await check(conn, self.resources, self.owner)
         except LeaseLost as lost:
             self._lose(lost)
             raise

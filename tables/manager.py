@@ -15,6 +15,7 @@ from engine.rules import TableRules
 from tables.errors import Refusal
 from tables.lobby import refuse_banned, seat_infos
 from tables.log_safe import log_failure
+from tables.shards import UNSHARDED, Shards
 from tables.snapshot import SeatInfo, Status
 from tables.table import Table, TableDeps
 
@@ -22,8 +23,10 @@ log = logging.getLogger(__name__)
 
 
 class TableManager:
-    def __init__(self, deps: TableDeps, rng: random.Random | None = None) -> None:
+    def __init__(self, deps: TableDeps, rng: random.Random | None = None, *,
+                 shards: Shards = UNSHARDED) -> None:
         self.deps = deps
+        self.shards = shards  # this process drives only the tables of their guilds
         self.tables: dict[int, Table] = {}
         self._rng = rng or random.Random()
         self._closed = False
@@ -76,10 +79,12 @@ class TableManager:
         return table
 
     async def restore(self) -> list[Table]:
-        """Every unfinished table from the database: lobbies as they were,
-        games replayed from their event logs, each decision on a fresh clock."""
+        """Every unfinished table of this process's shards from the database:
+        lobbies as they were, games replayed from their event logs, each decision
+        on a fresh clock. The other shards' tables are other processes' to drive."""
         with _collector_paused():
-            restored = [table for loaded in await games.load_unfinished(self.deps.db)
+            mine = await games.load_unfinished(self.deps.db, self.shards.owns)
+            restored = [table for loaded in mine
                         if (table := await self._restore_one(loaded)) is not None]
         return restored
 

@@ -3,6 +3,7 @@ never shows."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from config import DEFAULT_DATABASE, SettingsError, load_settings
+from tables.shards import UNSHARDED
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.abcdefghijklmnopqrstuvwxyz012345"
 ROOT = Path(__file__).parent.parent
@@ -64,3 +66,52 @@ def test_running_without_a_token_exits_1_with_one_line(tmp_path: Path) -> None:
                          text=True, cwd=tmp_path, env=env, timeout=60, check=False)
     assert run.returncode == 1 and run.stdout == ""
     assert run.stderr.strip().count("\n") == 0 and "DISCORD_TOKEN" in run.stderr
+
+
+def test_without_shard_settings_the_bot_is_not_sharded() -> None:
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "SHARD_COUNT": "", "SHARD_IDS": ""})
+    assert settings.shards == UNSHARDED and not settings.shards.sharded
+
+
+@pytest.mark.parametrize(("count", "ids", "mine"), [
+    ("4", "", (0, 1, 2, 3)),
+    ("8", "4-7", (4, 5, 6, 7)),
+    ("4", "0,2", (0, 2)),
+    ("16", " 9, 0-2 ,5 ", (0, 1, 2, 5, 9)),
+    ("1", "0", (0,)),
+])
+def test_shard_settings_name_this_process_s_shards(count: str, ids: str,
+                                                   mine: tuple[int, ...]) -> None:
+    shards = load_settings({"DISCORD_TOKEN": TOKEN, "SHARD_COUNT": count,
+                            "SHARD_IDS": ids}).shards
+    assert shards.count == int(count) and shards.mine == mine
+
+
+@pytest.mark.parametrize(("count", "ids", "message"), [
+    ("", "0-3", "SHARD_IDS is '0-3' but SHARD_COUNT is not set"),
+    ("four", "", "SHARD_COUNT must be a whole number from 1 to 65536, got 'four'"),
+    ("0", "", "SHARD_COUNT must be a whole number"),
+    ("-2", "", "SHARD_COUNT must be a whole number"),
+    ("4", "3-1", "SHARD_IDS range '3-1' runs backwards: write 1-3"),
+    ("4", "4", "SHARD_IDS lists shard 4, but with SHARD_COUNT=4 the shards are 0 to 3"),
+    ("4", "2-5", "lists shard 5, but with SHARD_COUNT=4"),
+    ("4", "0;2", "SHARD_IDS must list shard numbers and ranges such as 0-3 or 0,2"),
+    ("4", "0,,2", "SHARD_IDS must list shard numbers"),
+    ("4", "1-", "SHARD_IDS must list shard numbers"),
+    ("4", "-1", "SHARD_IDS must list shard numbers"),
+    ("4", "a-b", "SHARD_IDS must list shard numbers"),
+    ("4", "0-2,2", "SHARD_IDS lists shard 2 twice"),
+])
+def test_bad_shard_settings_are_one_clear_line(count: str, ids: str, message: str) -> None:
+    with pytest.raises(SettingsError, match=re.escape(message)) as err:
+        load_settings({"DISCORD_TOKEN": TOKEN, "SHARD_COUNT": count, "SHARD_IDS": ids})
+    assert "\n" not in str(err.value)
+
+
+def test_a_bad_shard_setting_stops_the_bot_with_one_line(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": TOKEN, "SHARD_COUNT": "2",
+           "SHARD_IDS": "1-0"}
+    run = subprocess.run([sys.executable, str(ROOT / "bot.py")], capture_output=True,
+                         text=True, cwd=tmp_path, env=env, timeout=60, check=False)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.strip() == "toep: SHARD_IDS range '1-0' runs backwards: write 0-1"

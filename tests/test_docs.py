@@ -96,10 +96,16 @@ def test_the_readme_documents_every_command_and_option(lang: str) -> None:
     assert missing == [], "the README does not document these"
 
 
+# A setting read from more than one variable of the environment.
+ENVIRONMENT = {"shards": ("SHARD_COUNT", "SHARD_IDS")}
+
+
 def test_the_readme_documents_every_setting() -> None:
     readme = _readme()
-    assert [f.name.upper() for f in fields(Settings) if f.name.upper() not in readme] == []
-    for name in ("DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "LOG_LEVEL"):
+    names = [name for f in fields(Settings) for name in ENVIRONMENT.get(f.name, (f.name.upper(),))]
+    assert [name for name in names if name not in readme] == []
+    for name in ("DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "LOG_LEVEL", "SHARD_COUNT",
+                 "SHARD_IDS"):
         assert name in (ROOT / ".env.example").read_text(encoding="utf-8")
 
 

@@ -67,7 +67,7 @@ async def test_a_lapsed_lease_is_taken_over_and_its_old_holder_can_no_longer_wri
     assert lost.value.taker == "new:1:1" and "to new:1:1" in str(lost.value)
     async with db.transaction() as conn:
         with pytest.raises(LeaseLost):
-            await lease.check(conn, lease.DATABASE, ELSEWHERE)
+            await lease.check(conn, (lease.DATABASE,), ELSEWHERE)
 
 
 async def test_the_lease_of_a_process_gone_from_this_machine_is_taken_at_once(
@@ -183,3 +183,83 @@ def test_the_migration_made_the_table(tmp_path: Path) -> None:
     assert asyncio.run(columns()) == [
         "resource", "owner", "acquired_at", "heartbeat_at", "expires_at"
     ]
+
+
+SHARD_0, SHARD_1 = lease.shard_resource(0, 2), lease.shard_resource(1, 2)
+
+
+async def test_processes_on_other_shards_share_the_database(
+    db: Database, second: Database
+) -> None:
+    await lease.acquire(db, ELSEWHERE, resources=(SHARD_0,), now=at(0))
+    taken = await lease.acquire(second, "new:1:1", resources=(SHARD_1,), now=at(1))
+    assert taken.resource == "shard:1/2"
+    assert (await lease.holder(db, SHARD_0)) is not None
+    assert (await lease.holder(db, SHARD_1)) == taken
+
+
+@pytest.mark.parametrize(("held", "wanted", "named"), [
+    (("shard:1/2",), ("shard:0/2", "shard:1/2"), "(shard 1 of 2)"),  # the same shard
+    (("database",), ("shard:1/2",), "is using"),  # an unsharded process has every guild
+    (("shard:0/2",), ("database",), "(shard 0 of 2)"),
+    (("shard:3/4",), ("shard:1/2",), "(shard 3 of 4)"),  # another count: other guilds mixed
+])
+async def test_a_process_overlapping_a_live_one_takes_no_lease_at_all(
+    db: Database, second: Database, held: tuple[str, ...], wanted: tuple[str, ...], named: str
+) -> None:
+    await lease.acquire(db, ELSEWHERE, resources=held, now=at(0))
+    with pytest.raises(LeaseHeld) as refused:
+        await lease.acquire(second, "new:1:1", resources=wanted, now=at(5))
+    text = str(refused.value)
+    assert named in text and "another Toep process (other-host:4242:cafe)" in text
+    assert "\n" not in text
+    async with second.read() as conn:  # all or nothing: not even a free one (shard 0)
+        owners = {row[0] for row in await conn.execute_fetchall("SELECT owner FROM leases")}
+    assert owners == {ELSEWHERE}
+
+
+async def test_a_dead_process_s_shards_are_taken_back_and_the_others_stay(
+    db: Database, second: Database
+) -> None:
+    crashed = f"{socket.gethostname()}:{a_dead_pid()}:dead"
+    await lease.acquire(db, crashed, resources=(SHARD_0,), now=at(0))
+    await lease.acquire(db, ELSEWHERE, resources=(SHARD_1,), now=at(0))
+    restarted = await lease.acquire(second, "new:1:1", resources=(SHARD_0,), now=at(1))
+    assert restarted.owner == "new:1:1"
+    held = await lease.holder(second, SHARD_1)
+    assert held is not None and held.owner == ELSEWHERE
+
+
+async def test_a_process_that_lost_one_shard_may_write_nothing(
+    db: Database, second: Database
+) -> None:
+    lost: list[LeaseLost] = []
+    keeper = LeaseKeeper(db, lost.append, resources=(SHARD_0, SHARD_1),
+                         heartbeat=timedelta(seconds=30))
+    await keeper.start()
+    await set_meta(db, "k", "mine")
+    async with second.transaction() as conn:  # shard 1 taken over behind its back
+        await conn.execute("UPDATE leases SET owner = 'thief:1:1' WHERE resource = ?",
+                           (SHARD_1,))
+    with pytest.raises(LeaseLost) as refused:
+        await set_meta(db, "k", "stale")
+    assert "lost the lease of shard 1 of 2 to thief:1:1" in str(refused.value)
+    assert await get_meta(second, "k") == "mine" and len(lost) == 1
+    await keeper.stop()  # gives up shard 0, which is still its own, and only that
+    async with second.read() as conn:
+        rows = await conn.execute_fetchall("SELECT resource, owner FROM leases")
+    assert [tuple(row) for row in rows] == [(SHARD_1, "thief:1:1")]
+
+
+async def test_a_keeper_renews_every_shard_it_holds(db: Database, second: Database) -> None:
+    keeper = LeaseKeeper(db, lambda lost: None, resources=(SHARD_0, SHARD_1),
+                         ttl=timedelta(seconds=0.3), heartbeat=timedelta(seconds=0.05))
+    first = await keeper.start()
+    await asyncio.sleep(0.5)
+    for resource in (SHARD_0, SHARD_1):
+        held = await lease.holder(second, resource)
+        assert held is not None and held.owner == keeper.owner
+        assert held.expires_at > first.expires_at
+    await keeper.stop()
+    for resource in (SHARD_0, SHARD_1):
+        assert await lease.holder(second, resource) is None

@@ -28,6 +28,7 @@ from engine.views import public_view, seat_view
 from tables.clock import FakeClock
 from tables.errors import TableFailure
 from tables.manager import TableManager
+from tables.shards import Shards
 from tables.snapshot import Status
 from tables.table import Table, TableConfig, TableDeps
 from tests.tables.conftest import InlineExecutor, Recorder, new_table, play_people
@@ -309,3 +310,23 @@ async def test_a_failed_save_of_a_round_end_keeps_the_next_deal_to_save(
     assert again.game is not None and [list(h) for h in again.game.hands] == hands
     await manager.close()
     await manager.deps.db.close()
+
+
+async def test_a_sharded_process_restores_only_its_shards_tables(tmp_path: Path) -> None:
+    clock = FakeClock()
+    manager, _ = await _fresh(tmp_path / "shards.sqlite3", clock)
+    guilds = [(1000 + shard) << 22 for shard in range(4)]  # on shards 0, 1, 2, 3 of 4
+    for n, guild_id in enumerate(guilds):
+        await manager.create(guild_id=guild_id, channel_id=100 + n, host_id=1,
+                             host_name="Host", public=True, rules=TableRules())
+    await manager.close()
+    db = manager.deps.db
+    sharded = TableManager(TableDeps(db, clock, Recorder(db), InlineExecutor(),
+                                     TableConfig(bot_pause=0)), shards=Shards(4, (1, 3)))
+    restored = await sharded.restore()
+    assert sorted(t.row.guild_id for t in restored) == [guilds[1], guilds[3]]
+    await sharded.close()
+    everything = TableManager(manager.deps)  # not sharded: every table, as before
+    assert len(await everything.restore()) == 4
+    await everything.close()
+    await db.close()

@@ -24,6 +24,11 @@ class Settings:
     privileged_intents: int = 0  # intents the application may use (members 1<<1, ...)
     attachment_size_limit: int = 10 * 1024 * 1024
     rate_limits: RateLimitConfig = field(default_factory=RateLimitConfig)
+    # Sharding: GET /gateway/bot's advice, and how many guilds one session may carry
+    # before its IDENTIFY is closed with 4011 (Discord: 2,500).
+    recommended_shards: int = 1
+    max_concurrency: int = 1
+    max_guilds_per_shard: int = 2500
 
 
 def json_response(

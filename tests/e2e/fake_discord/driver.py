@@ -45,6 +45,9 @@ class FakeDiscord(FaultControls):
         heartbeat_interval: float = 41.25,
         rate_limits: RateLimitConfig | None = None,
         privileged_intents: int = 0,
+        recommended_shards: int = 1,
+        max_concurrency: int = 1,
+        max_guilds_per_shard: int = 2500,
         bot_permissions: int = DEFAULT_EVERYONE,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
@@ -54,6 +57,9 @@ class FakeDiscord(FaultControls):
             token_lifetime=token_lifetime,
             heartbeat_interval=heartbeat_interval,
             privileged_intents=privileged_intents,
+            recommended_shards=recommended_shards,
+            max_concurrency=max_concurrency,
+            max_guilds_per_shard=max_guilds_per_shard,
             rate_limits=rate_limits or RateLimitConfig(),
         )
         self.store = Store(ids=Snowflakes(wall_clock))
@@ -116,12 +122,17 @@ class FakeDiscord(FaultControls):
     # -- building the world ----------------------------------------------------------------
 
     def add_guild(
-        self, name: str = "Test guild", *, locale: str = "nl", owner: User | None = None
+        self,
+        name: str = "Test guild",
+        *,
+        locale: str = "nl",
+        owner: User | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
+        """A guild; `shard=(shard_id, shard_count)` gives it an id on that shard."""
         owner = owner or self.add_user("owner", guild=None)
-        guild = Guild(
-            id=self.store.ids.next(), name=name, owner_id=owner.id, preferred_locale=locale
-        )
+        guild_id = self.store.ids.next() if shard is None else self.store.ids.next_on(*shard)
+        guild = Guild(id=guild_id, name=name, owner_id=owner.id, preferred_locale=locale)
         guild.roles[guild.id] = Role(id=guild.id, name="@everyone", permissions=DEFAULT_EVERYONE)
         self.store.guilds[guild.id] = guild
         bot_role = self.add_role(guild, self.bot_user.name, self.bot_permissions)
@@ -176,7 +187,7 @@ class FakeDiscord(FaultControls):
         """Tell an already connected bot about world changes (a guild join, a new channel)."""
         for session in self.gateway.live_sessions():
             task = asyncio.get_running_loop().create_task(
-                self.gateway.dispatch(event, build(session))
+                self.gateway.dispatch_to(session, event, build(session))
             )
             self._tasks.add(task)  # keep a reference until done (asyncio holds weak ones)
             task.add_done_callback(self._tasks.discard)
@@ -293,8 +304,8 @@ class FakeDiscord(FaultControls):
         locale: str | None = None,
         permissions: int | None = None,
     ) -> InteractionResult:
-        if not self.gateway.live_sessions():
-            raise RuntimeError("no bot is connected to the fake gateway")
+        if not self.gateway.live_sessions(guild.id):
+            raise RuntimeError("no bot is connected to the fake gateway on the guild's shard")
         record = new_record(
             interaction_id=self.store.ids.next(),
             kind=kind,

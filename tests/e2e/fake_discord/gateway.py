@@ -15,6 +15,7 @@ from aiohttp import WSMsgType, web
 from .core import Settings
 from .faults import Faults
 from .models import Json, User
+from .shards import UNSHARDED, ShardRefusal, carries, guild_of, identify_shard
 from .store import Store
 
 HEARTBEAT, IDENTIFY, RESUME, RECONNECT, REQUEST_MEMBERS = 1, 2, 6, 7, 8
@@ -76,6 +77,7 @@ class Connection:
 class Session:
     id: str
     intents: int
+    shard: tuple[int, int] = UNSHARDED  # [shard_id, shard_count] from its IDENTIFY
     seq: int = 0
     sent: list[Json] = field(default_factory=list)  # replayed on RESUME
     connection: Connection | None = None
@@ -92,7 +94,9 @@ class Gateway:
         self._faults = faults
         self.connections: list[Connection] = []
         self.sessions: dict[str, Session] = {}
-        self.ready = asyncio.Event()  # set once a bot identified and got all its guilds
+        # Set once every shard (of one shard count) identified and got all its guilds.
+        self.ready = asyncio.Event()
+        self._shards_ready: dict[int, set[int]] = {}  # shard count -> shards that got theirs
         self.identified = 0  # READYs sent (a new READY after an invalidated session counts)
         self.resumed = 0  # RESUMEDs sent
         self._tasks: set[asyncio.Task[None]] = set()
@@ -176,14 +180,23 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS & ~self._settings.privileged_intents:
             await conn.close(4014, "Disallowed intent(s).")
             return
-        session = Session(id=secrets.token_hex(16), intents=intents, connection=conn)
+        shard = identify_shard(
+            data.get("shard"), list(self._store.guilds), self._settings.max_guilds_per_shard
+        )
+        if isinstance(shard, ShardRefusal):
+            await conn.close(shard.code, shard.reason)
+            return
+        session = Session(id=secrets.token_hex(16), intents=intents, shard=shard, connection=conn)
         conn.session = session
         self.sessions[session.id] = session
         await self._send_event(session, "READY", self._ready_payload(session))
         self.identified += 1
         self._store.touch()
         # Like Discord: READY lists the guilds as unavailable; each GUILD_CREATE follows.
-        self._spawn(self._send_guilds(session, list(self._store.guilds)))
+        self._spawn(self._send_guilds(session, self._guilds_of(session)))
+
+    def _guilds_of(self, session: Session) -> list[int]:
+        return [g for g in self._store.guilds if carries(session.shard, g)]
 
     async def _send_guilds(self, session: Session, guild_ids: list[int]) -> None:
         waited = 0.0
@@ -195,14 +208,19 @@ class Gateway:
                 await self._send_event(
                     session, "GUILD_CREATE", self.guild_payload(guild_id, session)
                 )
-        self.ready.set()
+        shard_id, count = session.shard
+        ready = self._shards_ready.setdefault(count, set())
+        ready.add(shard_id)
+        if len(ready) == count:
+            self.ready.set()
         self._store.touch()
 
     def _ready_payload(self, session: Session) -> Json:
         return {
             "v": 10,
             "user": {**self._bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self._store.guilds],
+            "guilds": [{"id": str(g), "unavailable": True} for g in self._guilds_of(session)],
+            "shard": list(session.shard),
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": RESUME_URL,
@@ -280,16 +298,26 @@ class Gateway:
             await session.connection.send(payload)
 
     async def dispatch(self, event: str, data: Json, *, intent: int = 0) -> None:
-        """Send a DISPATCH to every identified session (that has `intent`, if given)."""
+        """Send a DISPATCH to every identified session (that has `intent`, if given)
+        whose shard carries the event's guild."""
+        guild_id = guild_of(event, data)
         for session in list(self.sessions.values()):
-            if intent == 0 or session.intents & intent:
+            if (intent == 0 or session.intents & intent) and carries(session.shard, guild_id):
                 await self._send_event(session, event, data)
 
-    def live_sessions(self) -> list[Session]:
+    async def dispatch_to(self, session: Session, event: str, data: Json) -> None:
+        """Send a DISPATCH to one session, if its shard carries the event's guild."""
+        if carries(session.shard, guild_of(event, data)):
+            await self._send_event(session, event, data)
+
+    def live_sessions(self, guild_id: int | None = None) -> list[Session]:
+        """Sessions with a live connection (those whose shard carries `guild_id`, if given)."""
         return [
             s
             for s in self.sessions.values()
-            if s.connection is not None and not s.connection.ws.closed
+            if s.connection is not None
+            and not s.connection.ws.closed
+            and carries(s.shard, guild_id)
         ]
 
     async def request_reconnect(self) -> None:

@@ -27,12 +27,12 @@ async def gateway(core: Core, call: Call) -> web.StreamResponse:
     body: Json = {"url": "wss://gateway.discord.gg"}
     if call.request.path.endswith("/bot"):
         body |= {
-            "shards": 1,
+            "shards": core.settings.recommended_shards,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 999,
                 "reset_after": 14_400_000,
-                "max_concurrency": 1,
+                "max_concurrency": core.settings.max_concurrency,
             },
         }
     return json_response(body)

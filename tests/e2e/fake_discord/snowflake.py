@@ -22,6 +22,14 @@ class Snowflakes:
         self._last = max(self._last + 1, ms << 22)
         return self._last
 
+    def next_on(self, shard_id: int, shard_count: int) -> int:
+        """The next id whose guild would be on that shard: `(id >> 22) % count`
+        is the id's millisecond, so that moves on (a few ms ahead of the clock)."""
+        ms = self.next() >> 22
+        ms += (shard_id - ms) % shard_count
+        self._last = max(self._last, ms << 22)
+        return self._last
+
     def age(self, snowflake: int) -> float:
         """Seconds since the id was made, by the same clock."""
         return self.wall_clock() - ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000
