@@ -16,6 +16,12 @@ with a 95% Wilson score interval.
 
 Decision time: every bot decision, median and 99th percentile in ms.
 
+`--compare A:B` (or A:B,C,...): seat 0 as A and again as each B, on two
+yardsticks (see cli/duel_compare.py): the first rounds of fresh games, where
+nobody has a record yet, and whole games, where the others see seat 0's habits
+over the rounds as at a live table. Its JSON holds "a", "b" and "b_minus_a"
+(for several Bs, a list "comparisons" of those).
+
 `--json` prints one JSON object:
 {"rounds": R, "deals": D, "games": G, "seats": [...], "levels": {LEVEL: {"round_share":
 [value, low, high], "marks_per_round": [...], "games_won": [...], "decision_ms": {"median":
@@ -34,7 +40,7 @@ from dataclasses import dataclass
 from typing import NoReturn, TextIO, TypeVar
 
 from cli.cli_args import UsageError, table_rules
-from cli.duel_compare import compare, comparison_json, write_comparison
+from cli.duel_compare import compare_all, comparison_json, write_comparison
 from cli.duel_play import DealResult, DuelSetup, GameResult, play_deal, play_game, run_all
 from cli.duel_stats import Interval, mean_interval, percentile, wilson_interval
 from cli.seats import DUEL_SEATS
@@ -57,7 +63,7 @@ class DuelArgs:
     games: int
     json: bool
     workers: int
-    compare: tuple[str, str] | None = None
+    compare: tuple[str, tuple[str, ...]] | None = None  # A, and every B
 
     @property
     def deals(self) -> int:
@@ -81,9 +87,11 @@ def _parser() -> _Parser:
     p.add_argument("--seats", required=True,
                    help="comma-separated player per seat, 2-8 seats (with --compare: the "
                         f"seats after seat 0, 1-7); players: {', '.join(DUEL_SEATS)}")
-    p.add_argument("--compare", metavar="A:B", default=None,
+    p.add_argument("--compare", metavar="A:B[,B2...]", default=None,
                    help="seat 0 plays as A, then as B, on the same deals and games; "
-                        "prints B's gain over A")
+                        "prints B's gain over A, on first rounds of fresh games (--rounds: "
+                        "nobody has a record yet) and over whole games (--games: the others "
+                        "see seat 0's habits as at a live table). Several Bs share A's play")
     p.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
                    help=f"rounds in all, deals x rotations (default {DEFAULT_ROUNDS})")
     p.add_argument("--games", type=int, default=DEFAULT_GAMES,
@@ -111,15 +119,16 @@ def parse_levels(text: str, first: int = 0) -> tuple[str, ...]:
     return entries
 
 
-def parse_compare(text: str | None) -> tuple[str, str] | None:
+def parse_compare(text: str | None) -> tuple[str, tuple[str, ...]] | None:
     if text is None:
         return None
     a, sep, b = text.partition(":")
-    if not sep or not a.strip() or not b.strip():
-        raise UsageError(f"--compare needs two players as A:B, got {text!r}")
-    check_seat(a.strip())
-    check_seat(b.strip())
-    return a.strip(), b.strip()
+    bs = tuple(part.strip() for part in b.split(","))
+    if not sep or not a.strip() or not all(bs):
+        raise UsageError(f"--compare needs two players as A:B (or A:B,B2,...), got {text!r}")
+    for name in (a.strip(), *bs):
+        check_seat(name)
+    return a.strip(), bs
 
 
 def parse_args(argv: Sequence[str]) -> DuelArgs:
@@ -244,13 +253,17 @@ def _write_head(args: DuelArgs, out: TextIO) -> None:
     if args.compare is None:
         print(f"Toep duel: {', '.join(setup.entries)}  (seed {setup.seed})", file=out)
     else:
-        a, b = args.compare
-        print(f"Toep duel: seat 0 as {a}, then as {b}, against "
+        a, bs = args.compare
+        print(f"Toep duel: seat 0 as {a}, then as {', '.join(bs)}, against "
               f"{', '.join(setup.entries[1:])}  (seed {setup.seed})", file=out)
     print(f"{rounds} rounds = {args.deals} duplicate deals x {n} rotations; "
           f"{args.games} whole games, seats rotated", file=out)
-    print("95% intervals: rounds over deals (mean ± 1.96·sd/√deals), games Wilson score",
-          file=out)
+    if args.compare is None:
+        print("95% intervals: rounds over deals (mean ± 1.96·sd/√deals), games Wilson score",
+              file=out)
+    else:
+        print("95% intervals: first rounds over deals, whole games over games "
+              "(mean ± 1.96·sd/√k); a side's games won: Wilson score", file=out)
     print(f"a fair share of rounds is {100 / n:.1f}% per seat; of games, seats/{n}", file=out)
 
 
@@ -283,12 +296,16 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
         print(f"duel: error: {problem}".replace("\n", " "), file=err)
         return 2
     if args.compare is not None:
-        result = compare(args.setup, args.compare[1], args.deals, args.games, args.workers)
+        results = compare_all(args.setup, args.compare[1], args.deals, args.games,
+                              args.workers)
         if args.json:
-            print(json.dumps({**_head_json(args), **comparison_json(result)}), file=out)
+            body: dict[str, object] = (comparison_json(results[0]) if len(results) == 1 else
+                                       {"comparisons": [comparison_json(r) for r in results]})
+            print(json.dumps({**_head_json(args), **body}), file=out)
         else:
             _write_head(args, out)
-            write_comparison(result, out)
+            for result in results:
+                write_comparison(result, out)
         return 0
     summary = run(args)
     if args.json:

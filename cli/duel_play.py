@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from cli.duel_chance import RoundChance
 from cli.seats import make_seat
 from engine.bots import Bot
 from engine.bots.runner import next_event
@@ -62,9 +63,16 @@ class DealResult:
 
 @dataclass
 class GameResult:
+    """One whole game: the winner's level and entry, and per entry of the
+    seat list the rounds it was in (from the first to the one that put it
+    out), the rounds it won and the marks it took."""
+
     winner: str | None
     winner_entry: int | None = None
     times: dict[str, list[float]] = field(default_factory=dict)
+    entry_rounds: Counter[int] = field(default_factory=Counter)
+    entry_wins: Counter[int] = field(default_factory=Counter)
+    entry_marks: Counter[int] = field(default_factory=Counter)
 
 
 class TimedBot:
@@ -145,6 +153,15 @@ def play_deal(setup: DuelSetup, deal: int) -> DealResult:
     return result
 
 
+def whole_game(setup: DuelSetup, seed: int) -> Game:
+    """A fresh game whose cards come by (round, deal in the round), see `RoundChance`."""
+    names = [f"seat{i}" for i in range(setup.seats)]
+    chance = RoundChance(seed)
+    game = Game(setup.rules, names, chance)
+    chance.game = game
+    return game
+
+
 def play_game(setup: DuelSetup, number: int) -> GameResult:
     """One whole game; the seating rotates by one seat from game to game."""
     n = setup.seats
@@ -153,7 +170,7 @@ def play_game(setup: DuelSetup, number: int) -> GameResult:
     entry_of = [(i + rotation) % n for i in range(n)]
     seed = game_seed(setup.seed, number)
     times: dict[str, list[float]] = {}
-    game = new_game(setup, seed)
+    game = whole_game(setup, seed)
     bots = timed_bots(levels, entry_of, seed, times)
     for _ in range(MAX_EVENTS):
         if game.over:
@@ -161,9 +178,25 @@ def play_game(setup: DuelSetup, number: int) -> GameResult:
         game.apply(next_event(game, bots))
     else:
         raise RuntimeError(f"a game did not end within {MAX_EVENTS} events")
-    if game.winner is None:
-        return GameResult(None, None, times)
-    return GameResult(levels[game.winner], entry_of[game.winner], times)
+    winner = None if game.winner is None else levels[game.winner]
+    result = GameResult(winner, None if game.winner is None else entry_of[game.winner], times)
+    _count_rounds(game, entry_of, result)
+    return result
+
+
+def _count_rounds(game: Game, entry_of: Sequence[int], result: GameResult) -> None:
+    """Per entry: rounds it was in, rounds won, marks taken."""
+    limit = game.rules.limit
+    marks = [0] * game.n
+    for summary in game.rounds:
+        for seat in range(game.n):
+            if marks[seat] >= limit:
+                continue  # out before this round
+            entry = entry_of[seat]
+            result.entry_rounds[entry] += 1
+            result.entry_marks[entry] += summary.marks[seat]
+            result.entry_wins[entry] += summary.winner == seat
+            marks[seat] += summary.marks[seat]
 
 
 def run_all(fn: Callable[[DuelSetup, int], T], setup: DuelSetup, count: int,

@@ -9,8 +9,11 @@ Calling after a toep of stake s costs s+1 on a loss and folding costs s, so
 calling pays when the chance of winning beats 1/(s+1); the play-outs weigh
 that, jack finishes and later toeps included. Its toeps are mixed: a strong
 hand sometimes plays on quietly and a weak one sometimes toeps, so its toeps
-cannot be read. The budget is a number of guesses, not time, so it is
-deterministic.
+cannot be read. A serial toeper (one who toeps at its first turn of every
+round, whatever it holds, see `habits.serial_toeper`) is called even at a
+small cost in marks: folded to, it takes such rounds for nothing while the
+folders pay. The
+budget is a number of guesses, not time, so it is deterministic.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from random import Random
 from engine import events as ev
 from engine.bots import normal, reading, search
 from engine.bots.base import decision_rng
+from engine.bots.habits import habits, serial_toeper
 from engine.bots.knowledge import know, sim_from_view
 from engine.bots.sampling import deal_guess, sample_hands
 from engine.bots.sim import RoundSim
@@ -37,6 +41,13 @@ BLUFF_TOEP = 0.05
 TWO_FACTOR = 2.0
 # An answer weighs one option only, so it can afford more guesses than a play.
 ANSWER_SAMPLES = 1.0
+# The marks a call may cost on average, against a toeper that is surely
+# serial, and still be made. Folded to, it takes the round for nothing while
+# each folder takes 1; heads-up against it, a call that wins with chance p
+# costs 2(1-p) and the toeper 2p. For the game (marks against the others'),
+# calling gains on it while 2 - 4p < 1, down to p = 1/4, where the call costs
+# 0.5 more than the fold.
+SERIAL_PRICE = 0.5
 
 
 SURE_GAIN = 0.25  # toep (almost) always when toeping saves more than this
@@ -118,9 +129,14 @@ class HardBot:
                                  rng.randrange(1 << 30))
         return fold - call
 
+    def should_call(self, view: SeatView, rng: Random) -> bool:
+        """Call when it saves marks; against a likely serial toeper, also
+        when it costs a little (up to SERIAL_PRICE times that likelihood)."""
+        gain = self.call_gain(view, rng)
+        return gain > 0.0 or calls_serial(gain, view)
+
     def _answer(self, view: SeatView, rng: Random) -> Event:
-        do = ev.CALL if self.call_gain(view, rng) > 0.0 else ev.FOLD
-        return ev.act(do, view.seat)
+        return ev.act(ev.CALL if self.should_call(view, rng) else ev.FOLD, view.seat)
 
     # --- windows and choices ----------------------------------------------------------
 
@@ -150,3 +166,15 @@ class HardBot:
         sit = search.fold_cost(view.seat, 1, list(public.marks), public.rules.limit)
         play = total / count if count else sit
         return ev.act(ev.PLAY_IN if play <= sit else ev.SIT_OUT, view.seat)
+
+
+def calls_serial(gain: float, view: SeatView) -> bool:
+    """Whether a call that saves `gain` marks (below 0: costs) is still made
+    because the toeper is likely serial."""
+    return gain > -SERIAL_PRICE * toeper_serial(view)
+
+
+def toeper_serial(view: SeatView) -> float:
+    """How likely the present toeper toeps at its first turn of every round."""
+    toeper = view.public.last_toeper
+    return 0.0 if toeper is None else serial_toeper(habits(view)[toeper])

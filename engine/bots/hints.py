@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 
 from engine import events as ev
-from engine.bots import normal
+from engine.bots import hard, normal
 from engine.bots.base import decision_rng
 from engine.bots.hard import HardBot
 from engine.events import Event
@@ -32,6 +32,8 @@ HINT_TEXTS: dict[str, str] = {
     "dump_lowest": "you cannot win this trick: throw away your lowest card, {card}",
     "toep_strong_last": "toep: your {card} is strong for the last trick",
     "call_good_odds": "call: your chance of winning is worth the stake of {stake}",
+    "call_serial_toeper": "call: seat {seat} toeps nearly every round, whatever they hold; "
+                          "folding hands them the round",
     "fold_bad_odds": "fold: calling risks {stake} marks at poor odds; folding costs {old}",
     "vuile_was_genuine": "call vuile was: your hand is genuine, so nobody can catch you",
     "vuile_was_bluff": "call vuile was: a bluff, but this hand will hardly win a round",
@@ -75,7 +77,11 @@ def hint(view: SeatView) -> Hint:
 def _answer_hint(view: SeatView) -> Hint:
     stake = view.public.stake
     params = {"stake": str(stake), "old": str(stake - 1)}
-    gain = HardBot(0, HINT_SAMPLES).call_gain(view, decision_rng(0, view))
+    rng = decision_rng(0, view)
+    gain = HardBot(0, HINT_SAMPLES).call_gain(view, rng)
+    call = ev.act(ev.CALL, view.seat)
     if gain > 0:
-        return Hint(ev.act(ev.CALL, view.seat), "call_good_odds", params)
+        return Hint(call, "call_good_odds", params)
+    if hard.calls_serial(gain, view):
+        return Hint(call, "call_serial_toeper", {"seat": str(view.public.last_toeper)})
     return Hint(ev.act(ev.FOLD, view.seat), "fold_bad_odds", params)

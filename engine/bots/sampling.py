@@ -20,7 +20,7 @@ from random import Random
 from engine import events as ev
 from engine.bots import thumb
 from engine.bots.cardints import FULL, mask_of
-from engine.bots.habits import habits, loose_toeper
+from engine.bots.habits import habits, loose_toeper, serial_toeper
 from engine.bots.knowledge import Knowledge, round_events
 from engine.views import SeatView
 
@@ -199,7 +199,9 @@ def sample_hands(view: SeatView, know: Knowledge, count: int,
     explains the others' toeps and calls (importance sampling)."""
     moments_ = moments(view, know)
     plays_ = plays(view, know)
-    loose = [loose_toeper(h) for h in habits(view)] if moments_ else []
+    # A serial toeper's toep says nothing of its cards: weigh it as loose as that.
+    loose = ([max(loose_toeper(h), serial_toeper(h)) for h in habits(view)]
+             if moments_ else [])
     out: list[tuple[Hands, float]] = []
     spare: list[tuple[float, Hands]] = []
     for attempt in range(count * ATTEMPTS):

@@ -16,8 +16,10 @@ from cli.duel import main, summarize
 from cli.duel_play import DealResult, DuelSetup, deal_seed, new_game, play_deal, seating
 from cli.duel_stats import mean_interval, percentile, wilson_interval
 from cli.scripted import HABITS
+from cli.seats import make_seat
 from engine.bots import LEVELS, Bot, RandomBot
-from engine.rules import TableRules
+from engine.bots.runner import next_event
+from engine.rules import TableRules, TwoLeft
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -238,6 +240,7 @@ def test_every_available_level_plays(level: str) -> None:
     (["--seats", "random,wizard"], "unknown player"),
     (["--seats", "random", "--compare", "normal"], "A:B"),
     (["--seats", "random", "--compare", "normal:wizard"], "unknown player"),
+    (["--seats", "random", "--compare", "normal:easy,"], "A:B"),
     (["--seats", ",".join(["random"] * 8), "--compare", "normal:easy"], "1 to 7"),
     (["--seats", "random"], "2 to 8"),
     (["--seats", ",".join(["random"] * 9)], "2 to 8"),
@@ -257,3 +260,70 @@ def test_bad_arguments_give_one_line_and_exit_2(argv: list[str], words: str) -> 
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("duel: error: ")
     assert words in err
+
+
+# --- whole games and --compare over them ------------------------------------------------
+
+
+def _first_deals(entries: tuple[str, ...], seed: int) -> dict[int, list[Any]]:
+    """A whole game of `entries`: the hands of the first deal of each round."""
+    setup = DuelSetup(entries, TableRules(limit=10), seed=seed)
+    game = duel_play.whole_game(setup, seed)
+    bots = {s: make_seat(level, s) for s, level in enumerate(entries)}
+    out: dict[int, list[Any]] = {}
+    while not game.over:
+        if game.deal_in_round == 1 and game.round_no not in out:
+            out[game.round_no] = game.deal_log[-1].hands
+        game.apply(next_event(game, bots))
+    return out
+
+
+def test_whole_games_deal_each_round_the_same_cards_whatever_came_before() -> None:
+    # vw-always redeals on every call: by deal count the two games part at once.
+    calls = _first_deals(("vw-always", "normal", "normal"), 4)
+    plain = _first_deals(("normal", "normal", "normal"), 4)
+    # Compared while the same seats are in the game (a seat out is dealt nothing).
+    both = [r for r in set(calls) & set(plain)
+            if [h is None for h in calls[r]] == [h is None for h in plain[r]]]
+    assert len(both) >= 3
+    assert all(calls[r] == plain[r] for r in both)
+    assert _first_deals(("normal",) * 3, 5)[1] != plain[1]
+
+
+def test_a_whole_game_counts_each_entry_s_rounds_wins_and_marks() -> None:
+    # Without the super toep, whoever goes out does so by the marks counted.
+    rules = TableRules(limit=6, two_left=TwoLeft.NORMAL)
+    setup = DuelSetup(("normal", "easy", "easy"), rules, seed=2)
+    for number in range(3):
+        result = duel_play.play_game(setup, number)
+        rounds = max(result.entry_rounds.values())
+        assert sum(result.entry_wins.values()) <= rounds
+        assert all(1 <= result.entry_rounds[e] <= rounds for e in range(3))
+        assert result.winner_entry is not None
+        losers = [e for e in range(3) if e != result.winner_entry]
+        assert all(result.entry_marks[e] >= 6 for e in losers)  # each went out
+        assert result.entry_marks[result.winner_entry] < 6 or result.entry_rounds[
+            result.winner_entry] == rounds
+
+
+def test_compare_over_whole_games_gains_nothing_against_itself() -> None:
+    code, out, err = run("--compare", "normal:normal", "--seats", "easy,easy", "--rounds", "0",
+                         "--games", "4", "--rules", '{"limit": 6}', "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["b_minus_a"]["game_marks_per_round"] == [0.0, 0.0, 0.0]
+    assert data["b_minus_a"]["game_round_share"] == [0.0, 0.0, 0.0]
+    assert data["a"]["marks_per_round"] is None  # no first rounds asked for
+
+
+def test_several_bs_share_one_play_of_a() -> None:
+    code, out, err = run("--compare", "normal:vw-always,toep-always", "--seats", "normal,normal",
+                         "--rounds", "6", "--games", "2", "--rules", '{"limit": 6}', "--json")
+    assert code == 0, err
+    first, second = json.loads(out)["comparisons"]
+    assert first["a"] == second["a"]
+    assert (first["b"]["player"], second["b"]["player"]) == ("vw-always", "toep-always")
+    code, text, _ = run("--compare", "normal:vw-always,toep-always", "--seats", "normal,normal",
+                        "--rounds", "3", "--games", "1", "--rules", '{"limit": 6}')
+    assert text.count("whole games (the others see seat 0's record") == 2
+    assert "B toep-always" in text and "B vw-always" in text
