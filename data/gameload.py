@@ -102,10 +102,10 @@ async def _rows_of(
     ids = list(game_ids)
     for start in range(0, len(ids), _CHUNK):
         chunk = ids[start:start + _CHUNK]
-        marks = ",".join("?" * len(chunk))
+        where, params = conn.one_of("game_id", chunk)
         rows = await conn.execute_fetchall(
-            f"SELECT game_id AS _gid, {columns} FROM {table} WHERE game_id IN ({marks}) "
-            f"ORDER BY game_id, {order}", chunk
+            f"SELECT game_id AS _gid, {columns} FROM {table} WHERE {where} "
+            f"ORDER BY game_id, {order}", params
         )
         found.extend(rows)
     return found

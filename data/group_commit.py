@@ -93,12 +93,12 @@ class LogWriter:
         one that does not fit is refused alone."""
         outcomes: list[Exception | ForfeitOutcome | None] = [None] * len(batch)
         ids = sorted({item.game_id for item in batch})
-        marks = ",".join("?" * len(ids))
         async with self.db.transaction() as conn:
+            where, params = conn.one_of("id", ids)
             status = {row[0]: row[1] for row in await conn.execute_fetchall(
-                f"SELECT id, status FROM games WHERE id IN ({marks})", ids)}
-            next_event = await _next_numbers(conn, "game_events", marks, ids)
-            next_deal = await _next_numbers(conn, "game_deals", marks, ids)
+                f"SELECT id, status FROM games WHERE {where}", params)}
+            next_event = await _next_numbers(conn, "game_events", ids)
+            next_deal = await _next_numbers(conn, "game_deals", ids)
             event_rows: list[tuple[int, int, str]] = []
             deal_rows: list[tuple[int, int, str]] = []
             base_rows: dict[int, tuple[int, str]] = {}  # the last one per game
@@ -143,12 +143,11 @@ def _base_row(item: _Append, logged: int) -> tuple[int, str] | None:
     return item.game_id, dump_object(item.round_base)
 
 
-async def _next_numbers(conn: Connection, table: str, marks: str,
-                        ids: list[int]) -> dict[int, int]:
+async def _next_numbers(conn: Connection, table: str, ids: list[int]) -> dict[int, int]:
     # `table` is one of two fixed names, never input.
+    where, params = conn.one_of("game_id", ids)
     rows = await conn.execute_fetchall(
-        f"SELECT game_id, MAX(n) + 1 FROM {table} WHERE game_id IN ({marks}) GROUP BY game_id",
-        ids)
+        f"SELECT game_id, MAX(n) + 1 FROM {table} WHERE {where} GROUP BY game_id", params)
     return {row[0]: row[1] for row in rows}
 
 

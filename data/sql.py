@@ -88,6 +88,11 @@ class Connection(ABC):
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         """Run one statement once per parameter row."""
 
+    @staticmethod
+    @abstractmethod
+    def one_of(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        """A condition "`column` is one of `values`" and its parameters."""
+
     @abstractmethod
     async def lock(self, name: str, *, shared: bool = False) -> None:
         """Inside a write transaction: hold the lock `name` until it ends.
@@ -127,6 +132,10 @@ class SqliteConnection(Connection):
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         with _sqlite_constraints():
             await self.raw.executemany(sql, rows)
+
+    @staticmethod
+    def one_of(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        return f"{column} IN ({','.join('?' * len(values))})", list(values)
 
     async def lock(self, name: str, *, shared: bool = False) -> None:
         # BEGIN IMMEDIATE took the database's one write lock already.
@@ -176,6 +185,12 @@ class PostgresConnection(Connection):
             return
         with _pg_constraints():
             await self.raw.executemany(numbered(sql), args)
+
+    @staticmethod
+    def one_of(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        # One array parameter: the query's text, and so its prepared
+        # statement, stays the same however many values there are.
+        return f"{column} = ANY(?)", [list(values)]
 
     async def lock(self, name: str, *, shared: bool = False) -> None:
         function = "pg_advisory_xact_lock_shared" if shared else "pg_advisory_xact_lock"

@@ -47,3 +47,17 @@ async def test_discord_ids_need_64_bits(db: Database) -> None:
     async with db.read() as conn:
         rows = await conn.execute_fetchall("SELECT guild_id FROM guild_settings")
     assert rows[0][0] == snowflake
+
+
+async def test_one_of_matches_any_number_of_values(db: Database) -> None:
+    async with db.transaction() as conn:
+        await conn.executemany("INSERT INTO bot_meta (key, value) VALUES (?, 'v')",
+                               [("a",), ("b",), ("c",)])
+    found = []
+    async with db.read() as conn:
+        for values in (["a"], ["a", "c"], ["b", "x", "c", "a"], []):
+            where, params = conn.one_of("key", values)
+            rows = await conn.execute_fetchall(
+                f"SELECT key FROM bot_meta WHERE {where} ORDER BY key", params)
+            found.append([row[0] for row in rows])
+    assert found == [["a"], ["a", "c"], ["a", "b", "c"], []]
