@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PATH = "data/toep.sqlite3"
 DEFAULT_BUSY_TIMEOUT_MS = 5000
+_WAL_RETRY_S = 0.05
 _CORRUPT_CODES = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
 
 
@@ -194,7 +195,7 @@ async def _prepare(
             await _quick_check(conn, file)
         else:
             await conn.execute_fetchall("PRAGMA schema_version")
-        await _set_pragmas(conn, file)
+        await _set_pragmas(conn, file, busy_timeout_ms)
     except sqlite3.Error as error:
         raise _open_error(file, error) from error
 
@@ -209,12 +210,32 @@ async def _quick_check(conn: aiosqlite.Connection, file: Path) -> None:
         )
 
 
-async def _set_pragmas(conn: aiosqlite.Connection, file: Path) -> None:
-    rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
-    if str(rows[0][0]).lower() != "wal":
-        raise DatabaseOpenError(f"database {file}: WAL journal mode unavailable ({rows[0][0]})")
+async def _set_pragmas(conn: aiosqlite.Connection, file: Path, busy_timeout_ms: int) -> None:
+    mode = await _switch_to_wal(conn, busy_timeout_ms)
+    if mode.lower() != "wal":
+        raise DatabaseOpenError(f"database {file}: WAL journal mode unavailable ({mode})")
     await conn.execute("PRAGMA synchronous = FULL")
     await conn.execute("PRAGMA foreign_keys = ON")
+
+
+async def _switch_to_wal(conn: aiosqlite.Connection, busy_timeout_ms: int) -> str:
+    """`PRAGMA journal_mode = WAL`, waiting out other processes opening the same file.
+
+    Processes of a cluster that start together on a new file all switch it at
+    once; SQLite then answers one of them SQLITE_BUSY at once, without its busy
+    handler (waiting could deadlock inside SQLite), so the wait happens here,
+    within the same busy timeout.
+    """
+    deadline = asyncio.get_running_loop().time() + busy_timeout_ms / 1000
+    while True:
+        try:
+            rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
+            return str(rows[0][0])
+        except sqlite3.OperationalError as error:
+            busy = getattr(error, "sqlite_errorname", "") == "SQLITE_BUSY"
+            if not busy or asyncio.get_running_loop().time() >= deadline:
+                raise
+            await asyncio.sleep(_WAL_RETRY_S)
 
 
 def _open_error(file: Path, error: sqlite3.Error) -> DatabaseOpenError:

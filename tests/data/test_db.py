@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from data import db as db_module
 from data.db import Database, connect
 from data.errors import (
     ConstraintError,
@@ -220,3 +221,32 @@ async def test_cancelled_transactions_leave_the_connection_usable(db: Database) 
         assert not conn.in_transaction
         rows = list(await conn.execute_fetchall("SELECT COUNT(*) FROM bot_meta"))
     assert rows[0][0] == 5  # the cancelled writes left nothing behind
+
+
+class _BusyThenWal:
+    """A connection that answers the WAL switch SQLITE_BUSY a few times first."""
+
+    def __init__(self, busy_times: int) -> None:
+        self.busy_times = busy_times
+        self.asked = 0
+
+    async def execute_fetchall(self, sql: str) -> list[tuple[str]]:
+        self.asked += 1
+        if self.asked <= self.busy_times:
+            error = sqlite3.OperationalError("database is locked")
+            error.sqlite_errorname = "SQLITE_BUSY"
+            raise error
+        return [("wal",)]
+
+
+async def test_the_wal_switch_waits_out_processes_opening_the_file_together() -> None:
+    conn = _BusyThenWal(busy_times=3)
+    assert await db_module._switch_to_wal(conn, busy_timeout_ms=5000) == "wal"  # type: ignore[arg-type]
+    assert conn.asked == 4
+
+
+async def test_the_wal_switch_gives_up_after_the_busy_timeout() -> None:
+    conn = _BusyThenWal(busy_times=1_000_000)
+    with pytest.raises(sqlite3.OperationalError):
+        await db_module._switch_to_wal(conn, busy_timeout_ms=120)  # type: ignore[arg-type]
+    assert conn.asked >= 2
