@@ -3,6 +3,11 @@
     python bench/e2e_load.py [--tables 100] [--limit 5] [--rounds N] [--bot-pause 0.3]
                              [--think 0.3 1.0] [--ramp 0] [--max-seconds 600]
                              [--seed 1] [--profile FILE] [--json]
+                             [--clusters N --shard-count S] [--database sqlite|postgres]
+                             [--kill-cluster K] [--kill-after SECONDS]
+
+The cluster options (several bot processes on one database, shards, PostgreSQL,
+a crash) are bench/e2e_cluster.py's: its docstring says what they do and report.
 
 What runs where. In reality Discord is another machine, so the bench keeps two
 processes, and the fake's own CPU work is not measured as the bot's latency:
