@@ -37,7 +37,9 @@ Figures: those of bench/e2e_load.py over all clusters, and
 - `cpu` (bench/cpu.py): CPU seconds from the bots' start to their close, of
   this process (the fake Discord and the people), of the bot processes (all of
   them, the killed one too), of the PostgreSQL server, and the whole machine's
-  busy share (others' work included): to tell a slow bot from a full machine.
+  busy share (others' work included; `machine_niced_pct` of it at a lowered
+  priority, which yields to ours; `machine_stolen_pct` taken by the virtual
+  machine's host): to tell a slow bot from a full machine.
 
 What a person does in the outage, and how it is counted. While no process serves
 a guild's shard, Discord has nobody to deliver a click to: the person waits out
