@@ -50,6 +50,11 @@ Figures (`--json` prints one object):
   averaged over tables; `..._max` for the busiest table and
   `edit_gap_min_ms`, the shortest time between two such edits in one channel.
 - `games_finished`, `tables`, `wall_s`, `human_actions`, `panel_reopens`.
+- `bot_load`: the bot's event-loop lag from its own load gauge (tables/load.py):
+  `lag_p50_ms`, `lag_p99_ms`, `lag_max_ms` and `level_share`, the share of samples
+  at each level of shedding; `world_load` the same for this process (the fake and
+  the people: if it lags, acknowledgements look late that were not);
+  `load_warnings`, the gauge's "past capacity" warnings (wanted there: not errors).
 - `errors`: the number of things that should not happen: the fake's `errors`,
   4xx rejections (a late or double acknowledgement, an unknown webhook...),
   5xx answers, log records at WARNING or above and unretrieved asyncio
@@ -93,8 +98,9 @@ from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.e2e_wire import CLOSE, TOKEN, BotConfig, Problems, TableState, watching
+from bench.e2e_wire import CLOSE, TOKEN, BotConfig, LagFigures, Problems, TableState, watching
 from cogs.ids import ForgedId, decode
+from tables.load import LoadGauge
 from tables.snapshot import Status
 from tests.e2e.fake_discord import (
     Channel,
@@ -164,6 +170,7 @@ class Tally:
     vanished: int = 0
     # Both processes': the world's here, the bot's added when its process reports.
     problems: Problems = field(default_factory=Problems)
+    world_lag: LagFigures = field(default_factory=LagFigures)  # this process's loop
 
 
 class BotProcess:
@@ -175,6 +182,7 @@ class BotProcess:
         self.tables: dict[int, TableState] = {}
         self.ready = asyncio.Event()
         self.report: Problems | None = None
+        self.load: dict[str, Any] = {}  # its event-loop lag, in its final report
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
 
@@ -224,6 +232,7 @@ class BotProcess:
             self._update(TableState.from_json(data))
         if message["kind"] == "final":
             self.report = Problems.from_json(message["problems"])
+            self.load = message.get("load", {})
 
     def _update(self, state: TableState) -> None:
         # In place: the people hold on to the object they were given.
@@ -562,6 +571,9 @@ def report(load: Load, wall: float, ended: float) -> dict[str, Any]:
         "rate_limit_hits": dict(sorted(hits.items())),
         "rate_limited_retries": tally.problems.rate_limited_retries,
         "benign_warnings": tally.problems.benign_warnings,
+        "load_warnings": tally.problems.load_warnings,
+        "bot_load": load.bot.load,
+        "world_load": tally.world_lag.to_json(),
         "errors": len(problems),
         "error_samples": problems[:8],
         "error_kinds": dict(Counter(_kind(p) for p in problems).most_common(12)),
@@ -607,11 +619,16 @@ async def run(options: Options) -> dict[str, Any]:
             bot = BotProcess()
             load = Load(options, fake, tally, bot)
             load.build()
+            gauge = LoadGauge()
+            gauge.start()
+            following = asyncio.create_task(tally.world_lag.follow(gauge))
             try:
                 await load.start_bot(path)
                 wall = await load.run()
                 ended = time.monotonic()
             finally:
+                following.cancel()
+                await gauge.stop()
                 # What closing shows still counts; the fake serves until the bot is gone.
                 tally.problems.merge(await bot.close())
                 bot.kill()
