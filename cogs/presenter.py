@@ -58,6 +58,9 @@ log = logging.getLogger(__name__)
 RETRY_MAX = 30.0  # seconds: the longest wait before trying a failed update again
 PANEL_LIFETIME = timedelta(minutes=14, seconds=30)  # tokens last 15 minutes
 PANEL_WARNING = timedelta(minutes=3)  # a panel says this long before that it will stop
+# Past capacity a panel whose person has nothing to do is refreshed at most this
+# often (not frozen: the game it follows still moves on it, only less often).
+IDLE_PANEL_GAP = timedelta(seconds=5)
 _EXPIRED = ":expired"
 REPOST_AFTER = timedelta(minutes=55)  # before Discord's hour of edits runs out
 REPOST_COOLDOWN = timedelta(seconds=10)  # /toep table again within this: no new message
@@ -74,6 +77,7 @@ class Panel:
     shown: str = ""  # the key of what it shows
     seen: int = -1  # the table's event count when what it shows was taken
     owed: bool = False  # the person clicked on it: the result shows, whatever the load
+    refreshed: datetime | None = None  # when it was last sent or edited (None: `opened`)
 
 
 @dataclass
@@ -110,6 +114,7 @@ class Shown:
     repost_timer: Timer | None = None
     showing: asyncio.Lock = field(default_factory=asyncio.Lock)  # one show at a time
     idle_waiting: bool = False  # panels left stale past capacity: refreshed once it falls
+    idle_timer: Timer | None = None  # their next refresh, IDLE_PANEL_GAP on
 
 
 class Presenter:
@@ -206,8 +211,9 @@ class Presenter:
             if lane.dirty or (lane.task is not None and lane.task is not current
                               and not lane.task.done()):
                 return  # the other lane forgets it when it is done
-        if shown.repost_timer is not None:
-            shown.repost_timer.cancel()
+        for timer in (shown.repost_timer, shown.idle_timer):
+            if timer is not None:
+                timer.cancel()
         if self.shown.get(snap.table_id) is shown:
             del self.shown[snap.table_id]
 
@@ -278,9 +284,10 @@ class Presenter:
         waiting to be tried again is left to the restart. No timer is left."""
         self.closing = True
         for shown in self.shown.values():
-            if shown.repost_timer is not None:
-                shown.repost_timer.cancel()
-                shown.repost_timer = None
+            for timer in (shown.repost_timer, shown.idle_timer):
+                if timer is not None:
+                    timer.cancel()
+            shown.repost_timer = shown.idle_timer = None
         for lane in self._lanes():
             if lane.failures and lane.task is not None:
                 lane.task.cancel()
@@ -516,7 +523,11 @@ class Presenter:
         idle_too = self.load.shedding.idle_panels
         due = {user_id: update for user_id, update in updates.items()
                if idle_too or self._needed_now(snap, user_id, update)}
-        shown.idle_waiting = len(due) < len(updates)
+        shown.idle_waiting = any((snap.table_id, user_id) in self.panels
+                                 for user_id in updates if user_id not in due)
+        if shown.idle_waiting and shown.idle_timer is None and not self.closing:
+            shown.idle_timer = self.clock.call_at(self.now() + IDLE_PANEL_GAP,
+                                                  lambda: self._idle_due(shown))
         results = await asyncio.gather(
             *(self._refresh_panel(snap, user_id, update) for user_id, update in due.items()),
             return_exceptions=True)
@@ -527,16 +538,23 @@ class Presenter:
             if isinstance(result, Exception):
                 raise result  # the lane tries again (with the newest state)
 
+    async def _idle_due(self, shown: Shown) -> None:
+        shown.idle_timer = None
+        self._wake_panels(shown)
+
     def _needed_now(self, snap: TableSnapshot, user_id: int, update: SeatUpdate) -> bool:
-        """Whether a panel must be refreshed even past capacity: its person
-        has something to decide (or a clock runs for them), they just clicked
-        on it, it is about to stop following the game, or the game is over."""
+        """Whether a panel is refreshed even past capacity: its person has
+        something to decide (or a clock runs for them), they just clicked on
+        it, it is about to stop following the game, the game is over, or it
+        was last refreshed IDLE_PANEL_GAP ago."""
         panel = self.panels.get((snap.table_id, user_id))
         if panel is None:
             return False
+        now = self.now()
         on_clock = snap.clock is not None and update.seat in snap.clock.seats
-        ending = self.now() >= panel.opened + PANEL_LIFETIME - PANEL_WARNING
-        return (bool(update.view.legal) or on_clock or panel.owed or ending
+        ending = now >= panel.opened + PANEL_LIFETIME - PANEL_WARNING
+        stale = now >= (panel.refreshed or panel.opened) + IDLE_PANEL_GAP
+        return (bool(update.view.legal) or on_clock or panel.owed or ending or stale
                 or snap.status not in (Status.LOBBY, Status.PLAYING))
 
     async def _refresh_panel(self, snap: TableSnapshot, user_id: int,
@@ -562,7 +580,7 @@ class Presenter:
                 content=rendered.content, embed=rendered.embed,
                 view=unlistened(rendered.view))
             panel.shown, panel.seen = key, max(panel.seen, _moment(snap))
-            panel.owed = False
+            panel.owed, panel.refreshed = False, now
         except discord.HTTPException as err:
             if retry_delay(err, 0) is not None:
                 raise  # a passing trouble: the panel stays, tried again

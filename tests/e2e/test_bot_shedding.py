@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from cogs import presenter as presenter_module
+from cogs.presenter import IDLE_PANEL_GAP
 from engine.game import Phase
 from tables.load import EDIT_INTERVAL, Level, shedding
 from tables.snapshot import Status
@@ -87,8 +88,9 @@ async def test_the_table_message_waits_longer_between_edits_past_capacity(
         world.bot.load.force(None)
 
 
-async def test_idle_panels_wait_past_capacity_and_follow_when_the_load_falls(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("until", ["the load falls", "a while passed"])
+async def test_idle_panels_wait_past_capacity_and_follow_later(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, until: str) -> None:
     async with open_world(tmp_path) as world:
         bot = world.bot
         assert bot is not None
@@ -117,8 +119,12 @@ async def test_idle_panels_wait_past_capacity_and_follow_when_the_load_falls(
         # bram sees his own card played; anna, with nothing to do, is not refreshed.
         assert len(bram_panel.edits) > bram_edits
         assert len(anna_panel.edits) == anna_edits
-        # The load falls: her panel is brought up to date without waiting for a move.
-        bot.load.force(None)
+        # Her panel is brought up to date without waiting for a move.
+        if until == "the load falls":
+            bot.load.force(None)
+        else:
+            await world.fake_clock.advance(IDLE_PANEL_GAP.total_seconds())
         await world.fake.wait_for(lambda: len(anna_panel.edits) > anna_edits, 10.0)
         gate.set()
+        bot.load.force(None)
         await world.bot_settled()
