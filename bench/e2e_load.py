@@ -41,6 +41,9 @@ Figures (`--json` prints one object):
   callback, so the round trip to the bot's process and back is in it).
   `clicks` counts button clicks; slash commands are reported apart
   (`slash_ack_p99_ms`).
+- `gateway_wait_p99_ms`, `gateway_wait_max_ms`: how long interactions waited in
+  this process before the fake's gateway sent them (its send lock, on a loop
+  shared with the people); the 3 seconds start when they are sent.
 - `unacknowledged`: interactions (clicks and slash commands) never
   acknowledged in time, by the fake's own records.
 - `edits_per_table_per_s`: accepted edits of channel messages (PATCH
@@ -542,6 +545,7 @@ def report(load: Load, wall: float, ended: float) -> dict[str, Any]:
     clicks = [r.ack_delay * 1000 for r in tally.clicks if r.ack_delay is not None]
     slashes = [r.ack_delay * 1000 for r in tally.slashes if r.ack_delay is not None]
     unacked = sum(1 for r in fake.store.interactions.values() if r.ack_type is None)
+    waits = [(r.created - r.asked) * 1000 for r in fake.store.interactions.values()]
     mean_edits, max_edits, min_gap = _edit_figures(load, ended)
     problems = list(tally.problems.texts)
     problems += [f"fake: {e}"[:300] for e in fake.errors]
@@ -568,6 +572,8 @@ def report(load: Load, wall: float, ended: float) -> dict[str, Any]:
         "slash_commands": len(tally.slashes),
         "slash_ack_p99_ms": round(_percentile(slashes, 0.99), 1),
         "unacknowledged": unacked,
+        "gateway_wait_p99_ms": round(_percentile(waits, 0.99), 1),
+        "gateway_wait_max_ms": round(max(waits, default=0.0), 1),
         "edits_per_table_per_s": round(mean_edits, 3),
         "edits_per_table_per_s_max": round(max_edits, 3),
         "edit_gap_min_ms": None if min_gap is None else round(min_gap * 1000, 1),
