@@ -34,6 +34,10 @@ Figures: those of bench/e2e_load.py over all clusters, and
   `deleted_again_after_kill`, its deletes of turn pings the killed process had
   deleted just before it died (404 Unknown Message, which the bot expects): both
   are what a crash leaves behind, and so are not counted as errors.
+- `cpu` (bench/cpu.py): CPU seconds from the bots' start to their close, of
+  this process (the fake Discord and the people), of the bot processes (all of
+  them, the killed one too), of the PostgreSQL server, and the whole machine's
+  busy share (others' work included): to tell a slow bot from a full machine.
 
 What a person does in the outage, and how it is counted. While no process serves
 a guild's shard, Discord has nobody to deliver a click to: the person waits out
@@ -66,6 +70,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.cpu import CpuMeter
 from bench.e2e_load import (
     BOT_READY_TIMEOUT,
     BotProcess,
@@ -335,6 +340,8 @@ async def run(options: Options) -> dict[str, Any]:
             bots = [BotProcess() for _ in range(options.clusters)]
             load = ClusterLoad(options, fake, tally, bots, database)
             load.build()
+            meter = CpuMeter(places.postmaster())
+            meter.start()
             try:
                 await load.start_bots()
                 wall = await load.run()
@@ -345,8 +352,9 @@ async def run(options: Options) -> dict[str, Any]:
                     tally.problems.merge(found)
                 for bot in bots:
                     bot.kill()
+            cpu = meter.figures()  # the bots reaped: their time is in it
             aside: dict[str, int] = {}
             if load.kill is not None:
                 aside = {"lease_takeovers": set_takeovers_aside(tally),
                          "deleted_again_after_kill": set_deleted_again_aside(load, load.kill)}
-            return {**report(load, wall, ended), **cluster_figures(load), **aside}
+            return {**report(load, wall, ended), **cluster_figures(load), **aside, "cpu": cpu}

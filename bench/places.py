@@ -27,6 +27,12 @@ class Places:
             return self.folder / f"{name}.sqlite3"
         return await self.server.create_database(name)
 
+    def postmaster(self) -> int | None:
+        """The PostgreSQL server's main process (bench/cpu.py measures its tree)."""
+        if self.server is None:
+            return None
+        return int((self.server.data / "postmaster.pid").read_text().split()[0])
+
     def __enter__(self) -> Places:
         if self.server is not None:
             self.server.start()
