@@ -24,7 +24,8 @@ Figures: those of bench/e2e_load.py over all clusters, and
 
 - `per_cluster`: for each cluster its shards, tables, games_finished, clicks,
   ack_p50_ms / ack_p99_ms / ack_max_ms and unacknowledged (by the fake's records,
-  of the interactions in its guilds);
+  of the interactions in its guilds), and `bot_load`, its event-loop lag
+  (bench/e2e_load.py's `bot_load` is cluster 0's; after a kill, the new process's);
 - with `--kill-cluster`: `killed_games_finished` of `killed_tables`;
   `restart_to_ready_ms` (from the new process's start to its "ready") and
   `restart_to_first_ack_ms` (from its start to the first acknowledged click on
@@ -86,6 +87,7 @@ from bench.e2e_load import (
     Unanswered,
     percentile,
     report,
+    world_lag_followed,
     young_collections_only,
 )
 from bench.e2e_wire import TOKEN, BotConfig, watching
@@ -259,7 +261,8 @@ def cluster_figures(load: ClusterLoad) -> dict[str, Any]:
         per_cluster.append({
             "cluster": cluster, "shards": list(share), "tables": len(runs),
             "games_finished": _finished(runs), **_ack_figures(mine),
-            "unacknowledged": _unacked([r for r in every if load.cluster_of(r) == cluster])})
+            "unacknowledged": _unacked([r for r in every if load.cluster_of(r) == cluster]),
+            "bot_load": load.bots[cluster].load})
     figures: dict[str, Any] = {
         "clusters": load.o.clusters, "shard_count": load.o.shard_count,
         "database": load.o.backend, "clicks_during_outage": load.tally.unanswered,
@@ -350,9 +353,10 @@ async def run(options: Options) -> dict[str, Any]:
             meter = CpuMeter(places.postmaster())
             meter.start()
             try:
-                await load.start_bots()
-                wall = await load.run()
-                ended = time.monotonic()
+                async with world_lag_followed(tally):
+                    await load.start_bots()
+                    wall = await load.run()
+                    ended = time.monotonic()
             finally:
                 # What closing shows still counts; the fake serves until the bots are gone.
                 for found in await asyncio.gather(*(bot.close() for bot in bots)):

@@ -98,7 +98,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -653,6 +653,20 @@ def young_collections_only() -> Iterator[None]:
         gc.collect()
 
 
+@contextlib.asynccontextmanager
+async def world_lag_followed(tally: Tally) -> AsyncIterator[None]:
+    """This process's event-loop lag (the fake's and the people's) into
+    `tally.world_lag` while the block runs."""
+    gauge = LoadGauge()
+    gauge.start()
+    following = asyncio.create_task(tally.world_lag.follow(gauge))
+    try:
+        yield
+    finally:
+        following.cancel()
+        await gauge.stop()
+
+
 async def run(options: Options) -> dict[str, Any]:
     tally = Tally()
     with (watching(tally.problems), young_collections_only(),
@@ -662,16 +676,12 @@ async def run(options: Options) -> dict[str, Any]:
             bot = BotProcess()
             load = Load(options, fake, tally, bot)
             load.build()
-            gauge = LoadGauge()
-            gauge.start()
-            following = asyncio.create_task(tally.world_lag.follow(gauge))
             try:
-                await load.start_bot(path)
-                wall = await load.run()
-                ended = time.monotonic()
+                async with world_lag_followed(tally):
+                    await load.start_bot(path)
+                    wall = await load.run()
+                    ended = time.monotonic()
             finally:
-                following.cancel()
-                await gauge.stop()
                 # What closing shows still counts; the fake serves until the bot is gone.
                 tally.problems.merge(await bot.close())
                 bot.kill()

@@ -51,6 +51,8 @@ async def test_a_killed_cluster_s_tables_finish_and_the_run_says_how_it_went() -
     assert result["games_finished"] == 4 and result["killed_games_finished"] == 2, result
     assert [c["tables"] for c in result["per_cluster"]] == [2, 2]
     assert [c["shards"] for c in result["per_cluster"]] == [[0], [1]]
+    assert all(c["bot_load"]["level_share"] for c in result["per_cluster"])  # each reported
+    assert result["world_load"]["level_share"]  # this process's loop was followed
     assert result["restart_to_first_ack_ms"] is not None
     assert result["lease_takeovers"] == 1  # the shard of the killed process, taken back
     assert result["others_acks_over_3s"] == 0
