@@ -177,11 +177,11 @@ async def acquire(
     lease that conflicts with one. Returns the first (they share their times)."""
     async with db.transaction() as conn:
         # One taker at a time (leases of other names may conflict), and each lease
-        # taken only between the fenced writes of its old holder (`check`).
+        # taken only between the fenced writes of its old holder: the rows are
+        # locked as read, after every fenced transaction that locked them (`check`).
         await conn.lock(_lock_name("acquire"))
-        for resource in sorted(resources):
-            await conn.lock(_lock_name(resource))
-        rows = await conn.execute_fetchall("SELECT * FROM leases")
+        rows = await conn.execute_fetchall(
+            f"SELECT * FROM leases ORDER BY resource{conn.dialect.update_rows}")
         others = [held for held in map(_lease, rows) if held.owner != owner]
         moment = now()
         for held in others:
@@ -238,13 +238,15 @@ async def release(db: Database, owner: str, *, resources: Sequence[str] = (DATAB
 async def check(conn: Connection, resources: Sequence[str], owner: str) -> None:
     """Inside a write transaction: LeaseLost unless `owner` holds every lease of `resources`.
 
-    The shared locks keep a taker (`acquire`) waiting until this transaction
-    ends, so every write it fences lands before a takeover, never after."""
-    for resource in sorted(resources):
-        await conn.lock(_lock_name(resource), shared=True)
-    marks = ",".join("?" * len(resources))
+    One statement, one round trip before every write: it locks the lease rows
+    as it reads them (in one order, as `acquire` does), so a taker waits until
+    this transaction ends and every write it fences lands before a takeover,
+    never after; and a takeover that committed while it waited is read as it
+    is now, so the write is refused."""
+    where, params = conn.one_of("resource", sorted(resources))
     rows = await conn.execute_fetchall(
-        f"SELECT resource, owner FROM leases WHERE resource IN ({marks})", tuple(resources)
+        f"SELECT resource, owner FROM leases WHERE {where} ORDER BY resource"
+        f"{conn.dialect.share_rows}", params
     )
     held = {str(row[0]): str(row[1]) for row in rows}
     for resource in resources:

@@ -65,10 +65,16 @@ class Dialect:
     # Opens a write transaction. SQLite's IMMEDIATE takes the write lock at
     # once, so a transaction's reads already see what nobody else can change.
     begin: str
+    # Ends a SELECT inside a write transaction: the rows it reads stay as read
+    # until the transaction ends, and a row changed by a transaction that
+    # committed while this one waited is read as it is now. SQLite needs none:
+    # BEGIN IMMEDIATE holds the one write lock already.
+    share_rows: str
+    update_rows: str  # the same, for rows this transaction may change
 
 
-SQLITE = Dialect("sqlite", "BEGIN IMMEDIATE")
-POSTGRESQL = Dialect("postgresql", "BEGIN")
+SQLITE = Dialect("sqlite", "BEGIN IMMEDIATE", "", "")
+POSTGRESQL = Dialect("postgresql", "BEGIN", " FOR SHARE", " FOR UPDATE")
 
 
 class Connection(ABC):
@@ -94,12 +100,11 @@ class Connection(ABC):
         """A condition "`column` is one of `values`" and its parameters."""
 
     @abstractmethod
-    async def lock(self, name: str, *, shared: bool = False) -> None:
+    async def lock(self, name: str) -> None:
         """Inside a write transaction: hold the lock `name` until it ends.
 
-        Two transactions holding it exclusively (or one exclusively, one
-        shared) never overlap: a lease is taken over only between the
-        fenced writes of its old holder (data/lease.py)."""
+        Two transactions holding it never overlap: one migrates the schema,
+        or takes leases (data/lease.py), at a time."""
 
     async def ensure_open(self) -> None:
         """Before each use: reconnect if the connection was lost (a server
@@ -137,7 +142,7 @@ class SqliteConnection(Connection):
     def one_of(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
         return f"{column} IN ({','.join('?' * len(values))})", list(values)
 
-    async def lock(self, name: str, *, shared: bool = False) -> None:
+    async def lock(self, name: str) -> None:
         # BEGIN IMMEDIATE took the database's one write lock already.
         return None
 
@@ -192,9 +197,8 @@ class PostgresConnection(Connection):
         # statement, stays the same however many values there are.
         return f"{column} = ANY(?)", [list(values)]
 
-    async def lock(self, name: str, *, shared: bool = False) -> None:
-        function = "pg_advisory_xact_lock_shared" if shared else "pg_advisory_xact_lock"
-        await self.raw.execute(f"SELECT {function}(hashtextextended($1, 0))", name)
+    async def lock(self, name: str) -> None:
+        await self.raw.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", name)
 
     @property
     def in_transaction(self) -> bool:
