@@ -30,6 +30,7 @@ from typing import Any, TextIO
 from bench.e2e_wire import CLOSE, DISK_FULL, TOKEN, BotConfig, Problems, TableState, watching
 from bot import ToepBot, create_bot
 from config import Settings
+from data.url import is_postgres_url
 from tables.shards import Shards
 from tables.table import Table, TableConfig
 from tests.e2e.fake_discord import remote_connector
@@ -93,8 +94,10 @@ def _unknown_host(host: str) -> None:
 
 def build(config: BotConfig) -> ToepBot:
     ids = None if config.shard_ids is None else tuple(config.shard_ids)
+    # `database` is an SQLite file, or a PostgreSQL URL (DATABASE_URL: it wins).
+    url = config.database if is_postgres_url(config.database) else None
     settings = Settings(discord_token=TOKEN, database_path=Path(config.database),
-                        shards=Shards(config.shard_count, ids))
+                        database_url=url, shards=Shards(config.shard_count, ids))
     return create_bot(settings,
                       connector=remote_connector(config.port, config.ca_pem, _unknown_host),
                       guild_ready_timeout=0.05,

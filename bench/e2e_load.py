@@ -3,6 +3,11 @@
     python bench/e2e_load.py [--tables 100] [--limit 5] [--rounds N] [--bot-pause 0.3]
                              [--think 0.3 1.0] [--ramp 0] [--max-seconds 600]
                              [--seed 1] [--profile FILE] [--json]
+                             [--clusters N --shard-count S] [--database sqlite|postgres]
+                             [--kill-cluster K] [--kill-after SECONDS]
+
+The cluster options (several bot processes on one database, shards, PostgreSQL,
+a crash) are bench/e2e_cluster.py's: its docstring says what they do and report.
 
 What runs where. In reality Discord is another machine, so the bench keeps two
 processes, and the fake's own CPU work is not measured as the bot's latency:
@@ -94,6 +99,7 @@ from typing import IO, Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.e2e_wire import CLOSE, TOKEN, BotConfig, Problems, TableState, watching
+from bench.places import BACKENDS
 from cogs.ids import ForgedId, decode
 from tables.snapshot import Status
 from tests.e2e.fake_discord import (
@@ -133,6 +139,18 @@ class Options:
     database: Path | None = None
     profile: Path | None = None  # cProfile the bot's process into this file
     rules: dict[str, Any] = field(default_factory=dict)  # more /toep new options
+    # Clusters (bench/e2e_cluster.py): bot processes, shards, backend, a crash.
+    clusters: int = 1
+    shard_count: int | None = None  # None: not sharded, one guild, as before clusters
+    backend: str = "sqlite"  # or "postgres" (bench/places.py)
+    kill_cluster: int | None = None
+    kill_after: float = 20.0  # seconds after the last game started
+
+    @property
+    def clustered(self) -> bool:
+        """Whether bench/e2e_cluster.py runs it: more than one process, shards, PostgreSQL."""
+        return (self.clusters != 1 or self.shard_count is not None
+                or self.backend != "sqlite" or self.kill_cluster is not None)
 
 
 @dataclass
@@ -151,6 +169,7 @@ class TableRun:
     message_id: int | None = None
     created: float = 0.0
     finished: float | None = None
+    cluster: int = 0  # the bot process (Load.bots) that drives this table
 
 
 @dataclass
@@ -162,6 +181,7 @@ class Tally:
     refused: int = 0
     stalls: int = 0
     vanished: int = 0
+    unanswered: int = 0  # clicks no bot was connected for (bench/e2e_cluster.py)
     # Both processes': the world's here, the bot's added when its process reports.
     problems: Problems = field(default_factory=Problems)
 
@@ -273,14 +293,22 @@ class BotProcess:
             self._process.kill()
 
 
+class Unanswered(Exception):
+    """A click Discord could deliver to no bot: the person saw "This interaction
+    failed" (raised by bench/e2e_cluster.py while a cluster is down)."""
+
+
 class Load:
     def __init__(self, options: Options, fake: FakeDiscord, tally: Tally,
-                 bot: BotProcess) -> None:
+                 bot: BotProcess, *more: BotProcess) -> None:
+        """`more`: the other bot processes of a cluster; a table is driven by
+        `bots[run.cluster]`."""
         self.o = options
         self.fake = fake
         self.tally = tally
         self.rng = random.Random(options.seed)
         self.bot = bot
+        self.bots = [bot, *more]
         self.deadline = 0.0
         self.runs: list[TableRun] = []
 
@@ -373,7 +401,7 @@ class Load:
         if self.o.rounds is not None:
             rules["rounds"] = self.o.rounds
         await self.slash(run.host, run, "toep new", rules)
-        bot = self.bot
+        bot = self.bots[run.cluster]
         # The command is acknowledged first; the table follows a moment later.
         run.table = await self.until(f"table {run.index}: the table of /toep new",
                                      lambda: bot.in_channel(run.channel.id))
@@ -418,7 +446,10 @@ class Load:
                 if found is None:
                     await asyncio.sleep(POLL)
                     continue
-                res = await self.click(seat, *found)
+                try:
+                    res = await self.click(seat, *found)
+                except Unanswered:
+                    continue  # "This interaction failed": try again
                 self.tally.panel_reopens += 1
                 message = res.message
                 seat.panel = message if (message is not None and message.ephemeral
@@ -442,6 +473,9 @@ class Load:
                     last = await self.click(seat, panel, choice)
                 except CommandError:  # the button went away (a clock ran out...)
                     self.tally.vanished += 1
+                    seat.panel = None
+                    continue
+                except Unanswered:  # the bot is away: "My hand" again, later
                     seat.panel = None
                     continue
                 self.tally.human_actions += 1
@@ -493,7 +527,7 @@ def _choose(panel: Message) -> str | None:
     return None
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
+def percentile(values: Sequence[float], q: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
@@ -550,11 +584,11 @@ def report(load: Load, wall: float, ended: float) -> dict[str, Any]:
         "refused_clicks": tally.refused,
         "stalled_panels": tally.stalls,
         "vanished_buttons": tally.vanished,
-        "ack_p50_ms": round(_percentile(clicks, 0.50), 1),
-        "ack_p99_ms": round(_percentile(clicks, 0.99), 1),
+        "ack_p50_ms": round(percentile(clicks, 0.50), 1),
+        "ack_p99_ms": round(percentile(clicks, 0.99), 1),
         "ack_max_ms": round(max(clicks, default=0.0), 1),
         "slash_commands": len(tally.slashes),
-        "slash_ack_p99_ms": round(_percentile(slashes, 0.99), 1),
+        "slash_ack_p99_ms": round(percentile(slashes, 0.99), 1),
         "unacknowledged": unacked,
         "edits_per_table_per_s": round(mean_edits, 3),
         "edits_per_table_per_s_max": round(max_edits, 3),
@@ -573,13 +607,13 @@ def report(load: Load, wall: float, ended: float) -> dict[str, Any]:
         "limit": load.o.limit,
         "rounds": load.o.rounds,
         "targets_met": bool(
-            _percentile(clicks, 0.99) < TARGET_ACK_P99_MS and unacked == 0
+            percentile(clicks, 0.99) < TARGET_ACK_P99_MS and unacked == 0
             and mean_edits <= TARGET_EDITS_PER_S),
     }
 
 
 @contextlib.contextmanager
-def _young_collections_only() -> Iterator[None]:
+def young_collections_only() -> Iterator[None]:
     """No full garbage collections in the world's process while the run lasts.
 
     The fake keeps every message, edit, request and interaction, so the world's
@@ -600,7 +634,7 @@ def _young_collections_only() -> Iterator[None]:
 
 async def run(options: Options) -> dict[str, Any]:
     tally = Tally()
-    with (watching(tally.problems), _young_collections_only(),
+    with (watching(tally.problems), young_collections_only(),
           tempfile.TemporaryDirectory(prefix="toep-e2e-load-") as folder):
         path = options.database or Path(folder) / "toep.sqlite3"
         async with FakeDiscord(token=TOKEN) as fake:
@@ -668,21 +702,46 @@ def parse(argv: Sequence[str] | None) -> tuple[Options, bool]:
     parser.add_argument("--profile", metavar="FILE", type=Path,
                         help="cProfile the bot's process (its loop's thread); dump to FILE")
     parser.add_argument("--json", action="store_true")
+    cluster = parser.add_argument_group("clusters (bench/e2e_cluster.py)")
+    cluster.add_argument("--clusters", type=int, default=1, help="bot processes")
+    cluster.add_argument("--shard-count", type=int, default=None,
+                         help="shards, spread over the clusters (default: not sharded)")
+    cluster.add_argument("--database", choices=BACKENDS, default="sqlite",
+                         help="one SQLite file, or a PostgreSQL server of the run's own")
+    cluster.add_argument("--kill-cluster", type=int, default=None, metavar="K",
+                         help="SIGKILL cluster K mid-run and start it again")
+    cluster.add_argument("--kill-after", type=float, default=Options.kill_after,
+                         metavar="SECONDS", help="when: this long after the last game started")
     args = parser.parse_args(argv)
     options = Options(tables=args.tables, limit=args.limit, rounds=args.rounds,
                       bot_pause=args.bot_pause,
                       think=(args.think[0], args.think[1]), ramp=args.ramp,
                       max_seconds=args.max_seconds, seed=args.seed,
-                      profile=args.profile)
+                      profile=args.profile, clusters=args.clusters,
+                      shard_count=args.shard_count, backend=args.database,
+                      kill_cluster=args.kill_cluster, kill_after=args.kill_after)
+    if options.clustered:
+        from bench.e2e_cluster import problem  # it builds on this module
+
+        if (wrong := problem(options)) is not None:
+            parser.error(wrong)
     return options, bool(args.json)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     options, as_json = parse(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    result = asyncio.run(run(options))
+    if options.clustered:
+        from bench import e2e_cluster  # it builds on this module
+
+        result = asyncio.run(e2e_cluster.run(options))
+    else:
+        result = asyncio.run(run(options))
     if options.profile is not None:
-        print(_profile_summary(options.profile), file=sys.stderr)
+        for cluster in range(options.clusters) if options.clustered else [None]:
+            path = options.profile.with_name(
+                options.profile.name + ("" if cluster is None else f".{cluster}"))
+            print(f"{path}:\n{_profile_summary(path)}", file=sys.stderr)
     print_result(result, as_json)
 
 

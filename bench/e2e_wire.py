@@ -34,7 +34,7 @@ class BotConfig:
 
     port: int
     ca_pem: str  # the fake's throwaway CA: the only certificate the bot trusts
-    database: str
+    database: str  # an SQLite file, or a PostgreSQL URL
     bot_pause: float
     profile: str | None = None  # cProfile the bot's event loop into this file
     shard_count: int | None = None  # SHARD_COUNT and SHARD_IDS of the bot's process

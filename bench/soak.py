@@ -104,6 +104,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.latency import Histogram
 from bench.memory import MemoryPoint, growers, memory_point, rss_bytes, tracing
+from bench.places import Places
 from data import games as game_rows
 from data.db import Database, connect
 from data.lease import LeaseKeeper
@@ -116,7 +117,6 @@ from tables.clock import SystemClock
 from tables.manager import TableManager
 from tables.snapshot import SeatUpdate, Status, TableSnapshot
 from tables.table import Table, TableConfig, TableDeps
-from tests.pg_server import PgServer
 
 log = logging.getLogger(__name__)
 
@@ -420,30 +420,6 @@ class SoakFigures:
     growers: list[dict[str, Any]] = field(default_factory=list)  # lines, with --growers
 
 
-class Places:
-    """Where each phase's database lives: a file in the run's folder, or a
-    database of a PostgreSQL server started for the run (durable: every
-    commit flushed, as SQLite's synchronous=FULL)."""
-
-    def __init__(self, options: Options, folder: Path) -> None:
-        self.folder = folder
-        self.server = PgServer(durable=True) if options.database == "postgres" else None
-
-    async def __call__(self, name: str) -> str | Path:
-        if self.server is None:
-            return self.folder / f"{name}.sqlite3"
-        return await self.server.create_database(name)
-
-    def __enter__(self) -> Places:
-        if self.server is not None:
-            self.server.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.server is not None:
-            self.server.stop()
-
-
 async def soak(options: Options, places: Places, errors: Errors,
                deadline: float) -> SoakFigures:
     figures = SoakFigures()
@@ -643,7 +619,7 @@ async def run(options: Options, folder: Path | None = None) -> dict[str, Any]:
     errors = Errors()
     deadline = time.perf_counter() + options.max_seconds
     with (tempfile.TemporaryDirectory(prefix="toep-soak-") as temp,
-          Places(options, folder or Path(temp)) as places, watching(errors)):
+          Places(options.database, folder or Path(temp)) as places, watching(errors)):
         played = await soak(options, places, errors, deadline)
         restored = await restore_phase(options, places, errors, deadline)
     return {

@@ -26,13 +26,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+REMEMBER_DELETED = 1024  # deleted channels kept in mind: a bot runs for months
+
 
 class ConnectionCog(commands.Cog):
     def __init__(self, bot: ToepBot) -> None:
         self.bot = bot
         self.reach = bot.reach
         self.reach.channel_problem = self.channel_problem
-        self._deleted: set[int] = set()  # channels and threads Discord said are gone
+        # Channels and threads Discord said are gone, newest last. Ids are never
+        # reused and a table in one is ended at once, so the recent ones suffice.
+        self._deleted: dict[int, None] = {}
 
     @property
     def _sharded(self) -> bool:
@@ -127,7 +131,9 @@ class ConnectionCog(commands.Cog):
         await self._check(after.guild.id)
 
     async def _gone(self, channel_id: int) -> None:
-        self._deleted.add(channel_id)
+        self._deleted[channel_id] = None
+        if len(self._deleted) > REMEMBER_DELETED:
+            del self._deleted[next(iter(self._deleted))]
         table = self.bot.manager.in_channel(channel_id)
         if table is not None:
             await table.lose_channel("channel_gone")

@@ -3,13 +3,15 @@
 `habits(view)` counts, per seat, over the whole game so far: the hands it held
 when a vuile was window was open, the vuile was calls it made, how often a
 checked call of its was caught as a bluff or shown genuine, the rounds it
-played and the toeps it made. Everything comes from the public view (the
+played, the toeps it made and how it answered the toeps of others.
+Everything comes from the public view (the
 event history, the caught and shown-genuine counts), never from hidden cards,
 so every seat reads the same habits.
 
 From the counts: `bluff_chance` (how likely a call by a seat is a bluff),
-`loose_toeper` (how much of a seat's toeping its cards cannot explain) and
+`loose_toeper` (how much of a seat's toeping its cards cannot explain),
 `serial_toeper` (how likely a seat toeps at its first turn of every round,
+whatever it holds) and `calling_station` (how likely a seat calls every toep,
 whatever it holds).
 """
 
@@ -37,14 +39,28 @@ GENUINE = 0.05  # about 5% of 4-card hands are a genuine vuile was
 TOEP_RATE = 0.4
 TOEP_PRIOR_ROUNDS = 4.0
 # The serial toeper toeps at its first turn of nearly every round it plays
-# (SERIAL_RATE), whatever it holds; SERIAL_PRIOR of the players are taken to be
-# one before they played. A player who toeps by its cards does so before its
-# first card in about EARLY_RATE of its rounds (the normal player: 0.04 with four
-# players, 0.05 with two), as one card of four says little about winning the last
-# trick: a toep that early is rare, and a habit of it shows in a round or two.
+# (SERIAL_RATE), whatever it holds. A player who toeps by its cards does so
+# before its first card in about EARLY_RATE of its rounds (the normal player:
+# 0.04 with four players, 0.05 with two), as one card of four says little about
+# winning the last trick: a toep that early is rare, and a habit of it shows in
+# a round or two. SERIAL_PRIOR is not a count of such players but the belief
+# that keeps the habit from paying before it shows: with 0.05, a first early
+# toep read as half a habit, three `hard` folded to toeping everything in a
+# fifth of fresh games' first rounds and it won 7 points more of them than
+# `normal`; with 0.2, one early toep makes a seat 0.83 likely serial, and it
+# is called (see `hard.SERIAL_PRICE`). An honest early toeper is cleared by its
+# next quiet rounds (0.2 after one, 0.01 after two).
 SERIAL_RATE = 0.95
-SERIAL_PRIOR = 0.05
+SERIAL_PRIOR = 0.2
 EARLY_RATE = 0.05
+# A player who answers by its cards calls about HONEST_CALL of the toeps it
+# answers (the normal player, against `hard`: 0.5-0.7); a calling station
+# calls STATION_CALL of them, whatever it holds; STATION_PRIOR of the players
+# are taken to be one before they answered. Five calls in five answers make it
+# likely (0.4), eight nearly sure (0.7); one fold outweighs five calls.
+HONEST_CALL = 0.6
+STATION_CALL = 0.98
+STATION_PRIOR = 0.05
 
 
 @dataclass(frozen=True)
@@ -57,6 +73,8 @@ class Habit:
     toeps: int = 0
     early_toeps: int = 0  # rounds in which it toeped before playing its first card
     toep_chances: int = 0  # rounds in which it could have: it toeped or played a card
+    toep_calls: int = 0  # toeps of others it called
+    toep_folds: int = 0  # toeps of others it folded to
 
 
 def habits(view: SeatView) -> list[Habit]:
@@ -64,6 +82,7 @@ def habits(view: SeatView) -> list[Habit]:
     n = public.seats
     calls = [0] * n
     toeps = [0] * n
+    answers = {ev.CALL: [0] * n, ev.FOLD: [0] * n}
     windows = 0
     for event in public.history:
         if event.do == ev.CLOSE_WINDOW:
@@ -74,6 +93,8 @@ def habits(view: SeatView) -> list[Habit]:
             calls[event.seat] += 1
         elif event.do == ev.TOEP:
             toeps[event.seat] += 1
+        elif event.do in answers:
+            answers[event.do][event.seat] += 1
     early, chances = early_toeps(public.history, n)
     if public.caller is not None:
         calls[public.caller] -= 1  # the call being answered is what we judge
@@ -83,7 +104,8 @@ def habits(view: SeatView) -> list[Habit]:
         # believed or genuine call brings new cards).
         hands = windows + calls[s]
         out.append(Habit(hands, calls[s], public.caught[s], public.shown_genuine[s],
-                         windows, toeps[s], early[s], chances[s]))
+                         windows, toeps[s], early[s], chances[s],
+                         answers[ev.CALL][s], answers[ev.FOLD][s]))
     return out
 
 
@@ -167,3 +189,12 @@ def serial_toeper(h: Habit) -> float:
     serial = SERIAL_PRIOR * SERIAL_RATE ** h.early_toeps * (1 - SERIAL_RATE) ** quiet
     honest = (1 - SERIAL_PRIOR) * EARLY_RATE ** h.early_toeps * (1 - EARLY_RATE) ** quiet
     return serial / (serial + honest)
+
+
+def calling_station(h: Habit) -> float:
+    """The chance that a seat calls every toep whatever it holds, rather than
+    by its cards, by how it answered the toeps so far."""
+    station = STATION_PRIOR * STATION_CALL ** h.toep_calls * (1 - STATION_CALL) ** h.toep_folds
+    honest = ((1 - STATION_PRIOR) * HONEST_CALL ** h.toep_calls
+              * (1 - HONEST_CALL) ** h.toep_folds)
+    return station / (station + honest)

@@ -32,8 +32,8 @@ HINT_TEXTS: dict[str, str] = {
     "dump_lowest": "you cannot win this trick: throw away your lowest card, {card}",
     "toep_strong_last": "toep: your {card} is strong for the last trick",
     "call_good_odds": "call: your chance of winning is worth the stake of {stake}",
-    "call_serial_toeper": "call: seat {seat} toeps nearly every round, whatever they hold; "
-                          "folding hands them the round",
+    "call_serial_toeper": "call: seat {seat} toeps before their first card, which cards "
+                          "seldom justify; folding hands them the round",
     "fold_bad_odds": "fold: calling risks {stake} marks at poor odds; folding costs {old}",
     "vuile_was_genuine": "call vuile was: your hand is genuine, so nobody can catch you",
     "vuile_was_bluff": "call vuile was: a bluff, but this hand will hardly win a round",

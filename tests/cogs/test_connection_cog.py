@@ -7,7 +7,7 @@ from typing import Any, cast
 
 import discord
 
-from cogs.connection_cog import ConnectionCog
+from cogs.connection_cog import REMEMBER_DELETED, ConnectionCog
 from tables.outage import Reach
 
 GUILD_ON_SHARD_1 = 1 << 22  # of two shards
@@ -89,4 +89,26 @@ async def test_a_bot_removed_from_a_guild_ends_its_tables_there() -> None:
     cog = ConnectionCog(cast(Any, bot))
     await cog.on_guild_remove(cast(Any, discord.Object(id=5)))
     assert here.lost == ["no_permission"] and elsewhere.lost == []
+    await bot.close()
+
+
+class _Manager(list[_Table]):
+    def in_channel(self, channel_id: int) -> _Table | None:
+        return next((t for t in self if t.row.channel_id == channel_id), None)
+
+
+async def test_deleted_channels_are_remembered_within_a_bound() -> None:
+    """A bot that runs for months hears of many deleted channels: it keeps the
+    newest REMEMBER_DELETED, which still answer "channel_gone"."""
+    bot = _Plain()
+    table = _Table(5)
+    cast(Any, bot).manager = _Manager([table])
+    cog = ConnectionCog(cast(Any, bot))
+    await cog.on_raw_thread_delete(cast(Any, type("P", (), {"thread_id": 6})()))
+    assert table.lost == ["channel_gone"] and cog.channel_problem(5, 6) == "channel_gone"
+    for channel_id in range(100, 100 + REMEMBER_DELETED):
+        await cog.on_raw_thread_delete(cast(Any, type("P", (), {"thread_id": channel_id})()))
+    assert len(cog._deleted) == REMEMBER_DELETED
+    assert cog.channel_problem(5, 6) is None  # forgotten: the oldest
+    assert cog.channel_problem(5, 99 + REMEMBER_DELETED) == "channel_gone"
     await bot.close()

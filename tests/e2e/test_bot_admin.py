@@ -14,6 +14,7 @@ from cogs.i18n import t
 from data import games
 from engine.game import Phase
 from tables.snapshot import Status
+from tests.e2e.fake_discord import CommandError
 from tests.e2e.toep_world import (
     careful,
     open_private_table,
@@ -39,7 +40,9 @@ async def test_an_admin_ends_a_stuck_table_unrated(tmp_path: Path) -> None:
         await world.drive(careful, lambda tb: tb.game is not None and tb.game.phase is Phase.PLAY)
         assert "▶" in (await world.wait_table_message("▶")).text  # someone is on turn
 
-        # A member without Manage Server is refused, whatever the client let through.
+        # A member without Manage Server whom the server let use the command
+        # (its Integrations settings) is refused all the same.
+        world.fake.grant_command(world.guild, "toep-admin", world.people["cara"])
         res = await world.slash("cara", "toep-admin end")
         assert reply(res) == t("en", "click.manage_server")
         assert table.status is Status.PLAYING
@@ -86,6 +89,7 @@ async def test_the_table_speaks_the_guilds_language_and_replies_the_users(
         assert reply(res) == t("nl", "click.not_seated")
         res = await world.click_table("dave", "hand")
         assert reply(res) == t("en", "click.not_seated")
+        world.fake.grant_command(world.guild, "toep-admin", world.people["dave"])
         res = await world.slash("dave", "toep-admin end")
         assert reply(res) == t("en", "click.manage_server")
 
@@ -142,6 +146,9 @@ async def test_a_member_who_reaches_an_admin_command_anyway_is_refused(
         await world.wait_table_message("anna")
         table = world.table().id
         locale = "nl" if lang == "nl" else "en-US"
+        with pytest.raises(CommandError, match="cannot see /toep-admin"):
+            await world.slash("bram", "toep-admin end", locale=locale)  # hidden from him
+        world.fake.grant_command(world.guild, "toep-admin", world.people["bram"])
         for command, refusal in (("end", "click.manage_server"),
                                  ("settings", "settings.not_allowed"),
                                  ("bans", "bans.not_allowed")):

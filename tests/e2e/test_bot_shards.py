@@ -2,7 +2,8 @@
 shard each, against one fake Discord that speaks sharding. Each process drives the
 tables of its shard's guilds; one killed and started again takes its shard's lease
 back and its tables play on, while the other's never wait; a process started for a
-shard that a live one owns is refused in one line."""
+shard that a live one owns is refused in one line. Each on both backends (`db_target`:
+an SQLite file, then a database of the session's PostgreSQL server)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from bench.e2e_load import BotProcess, Load, Options, Seat, TableRun, Tally
 from bench.e2e_wire import TOKEN, BotConfig
+from data.url import shown_url
 from tables.snapshot import Status
 from tests.e2e.fake_discord import FakeDiscord
 
@@ -33,7 +35,7 @@ def table_per_shard(fake: FakeDiscord) -> list[TableRun]:
     return runs
 
 
-def config(fake: FakeDiscord, path: Path, *shards: int) -> BotConfig:
+def config(fake: FakeDiscord, path: str | Path, *shards: int) -> BotConfig:
     return BotConfig(fake.port, fake.ca_pem, str(path), bot_pause=0.0,
                      shard_count=SHARDS if shards else None, shard_ids=list(shards) or None)
 
@@ -45,7 +47,7 @@ def load_for(fake: FakeDiscord, bot: BotProcess, run: TableRun, tally: Tally) ->
     return load
 
 
-async def start(bot: BotProcess, fake: FakeDiscord, path: Path, shard: int) -> None:
+async def start(bot: BotProcess, fake: FakeDiscord, path: str | Path, shard: int) -> None:
     await bot.start(config(fake, path, shard))
     await bot.wait_ready(READY)
 
@@ -56,9 +58,9 @@ def late_acks(fake: FakeDiscord, guild_id: int) -> list[object]:
 
 
 async def test_two_processes_drive_their_shards_and_a_killed_one_resumes(
-    tmp_path: Path,
+    db_target: str | Path,
 ) -> None:
-    path = tmp_path / "toep.sqlite3"
+    path = db_target
     tally = Tally()
     async with FakeDiscord(token=TOKEN) as fake:
         runs = table_per_shard(fake)
@@ -108,8 +110,9 @@ async def run_second(config: BotConfig) -> tuple[int | None, str]:
     return second.returncode, err.decode()
 
 
-async def test_a_process_for_a_shard_another_one_owns_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "toep.sqlite3"
+async def test_a_process_for_a_shard_another_one_owns_is_refused(db_target: str | Path) -> None:
+    path = db_target
+    shown = path if isinstance(path, Path) else shown_url(path)
     async with FakeDiscord(token=TOKEN) as fake:
         table_per_shard(fake)
         owner = BotProcess()
@@ -121,7 +124,7 @@ async def test_a_process_for_a_shard_another_one_owns_is_refused(tmp_path: Path)
                 assert code == 1 and len(ours) == 1 and "Traceback" not in text, text
                 assert ours[0].startswith(
                     "toep: the database cannot be used: another Toep process ("), ours
-                assert f"{path} (shard 1 of 2): its lease was renewed" in ours[0]
+                assert f"{shown} (shard 1 of 2): its lease was renewed" in ours[0]
         finally:
             report = await owner.close()
             owner.kill()

@@ -229,6 +229,8 @@ def _assert_no_hidden_cards(export: dict[str, Any], seat: int) -> None:
 
 async def test_settings_changed_by_an_admin_refused_to_a_member(world: World) -> None:
     guild = world.guild.id
+    # The server opened the command to bram (Discord hides it otherwise).
+    world.fake.grant_command(world.guild, "toep-admin", world.people["bram"])
     res = await world.slash("bram", "toep-admin settings")
     assert res.ephemeral and "Only members who may manage the server" in original(res).text
     res = await world.slash("bram", "toep-admin bans", locale="nl")

@@ -558,3 +558,25 @@ def test_who_may_see_a_command_is_set_on_a_top_level_command_only() -> None:
         "toep end: dm_permission is only allowed on a top-level command"]
     assert command_problems([{**group, "default_member_permissions": "manage"}]) == [
         "toep: default_member_permissions must be a permission bit set"]
+
+
+def test_a_command_with_default_permissions_is_shown_only_to_members_holding_them() -> None:
+    """Discord shows such a command only to members with all of its bits (an
+    administrator or the owner sees everything; "0" means admins only), unless
+    the server's Integrations settings opened it to the member."""
+    fake = FakeDiscord()
+    guild = fake.add_guild("g")
+    manager = fake.add_role(guild, "Manager", permissions=0x20)
+    boss, member = fake.add_user("boss", roles=(manager,)), fake.add_user("member")
+    admin = {"name": "toep-admin", "default_member_permissions": "32"}
+    nobody = {"name": "toep-off", "default_member_permissions": "0"}
+    perms = guild.permissions_of
+    assert guild.may_use(admin, boss.id, perms(boss.id))
+    assert not guild.may_use(admin, member.id, perms(member.id))
+    assert not guild.may_use(nobody, boss.id, perms(boss.id))
+    assert guild.may_use(nobody, guild.owner_id, perms(guild.owner_id))
+    assert guild.may_use({"name": "toep", "default_member_permissions": None},
+                         member.id, perms(member.id))
+    fake.grant_command(guild, "toep-admin", member)
+    assert guild.may_use(admin, member.id, perms(member.id))
+    assert not guild.may_use(nobody, member.id, perms(member.id))

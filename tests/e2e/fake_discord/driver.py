@@ -178,6 +178,12 @@ class FakeDiscord(FaultControls):
             self.add_member(guild, user, roles=roles)
         return user
 
+    def grant_command(self, guild: Guild, command: str, user: UserRef) -> None:
+        """Open `command` to one member, as a server's Integrations settings can,
+        whatever the command's default_member_permissions say."""
+        user_id = user if isinstance(user, int) else user.id
+        guild.command_grants.setdefault(command, set()).add(user_id)
+
     def add_member(self, guild: Guild, user: User, *, roles: tuple[Role, ...] = ()) -> Member:
         member = Member(user, roles=[r.id for r in roles])
         guild.members[user.id] = member
@@ -229,6 +235,10 @@ class FakeDiscord(FaultControls):
         synced = find_command(
             self.store.guild_commands.get(guild.id, []), self.store.global_commands, name
         )
+        perms = guild.permissions_of(who.id) if permissions is None else permissions
+        if not guild.may_use(synced, who.id, perms):
+            raise CommandError(f"{who.name} cannot see /{name}: it needs permissions "
+                               f"{synced['default_member_permissions']} (see grant_command)")
         data = command_data(synced, path, options or {}, guild)
         return await self._interact(
             APPLICATION_COMMAND, who, chan, guild, data, locale=locale, permissions=permissions

@@ -137,6 +137,9 @@ class Guild:
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
     joined_at: str = field(default_factory=iso_now)
+    # The server's Integrations settings: command name -> members it opened to
+    # despite the command's default_member_permissions.
+    command_grants: dict[str, set[int]] = field(default_factory=dict)
 
     def permissions_of(self, user_id: int) -> int:
         """Guild-level permissions (channel overwrites are not modelled)."""
@@ -147,6 +150,15 @@ class Guild:
         for role_id in member.roles:
             value |= self.roles[role_id].permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
+
+    def may_use(self, command: Json, user_id: int, permissions: int) -> bool:
+        """Discord shows a command only to members holding all of its
+        default_member_permissions, unless the server opened it to them."""
+        bits = command.get("default_member_permissions")
+        if bits is None or user_id in self.command_grants.get(command["name"], set()):
+            return True
+        needed = int(bits)
+        return permissions == ALL_PERMISSIONS or (needed != 0 and permissions & needed == needed)
 
     def permissions_in(self, user_id: int, channel: Channel) -> int:
         """Permissions in one channel: the guild's, less the member's channel overwrite."""

@@ -74,9 +74,10 @@ def last_toep(toep_rounds: Collection[int], last_hand: str = EVEN) -> Game:
 
 def test_early_toeps_mark_a_seat_fast_and_a_round_without_one_clears_it() -> None:
     stranger = serial_toeper(Habit())
-    assert stranger == pytest.approx(0.05)
-    assert 0.3 < serial_toeper(Habit(early_toeps=1, toep_chances=1)) < 0.7
-    assert serial_toeper(Habit(early_toeps=2, toep_chances=2)) > 0.9
+    assert stranger == pytest.approx(0.2)
+    assert 0.75 < serial_toeper(Habit(early_toeps=1, toep_chances=1)) < 0.9
+    assert serial_toeper(Habit(early_toeps=2, toep_chances=2)) > 0.95
+    assert serial_toeper(Habit(early_toeps=1, toep_chances=3)) < 0.05
     assert serial_toeper(Habit(early_toeps=1, toep_chances=3)) < stranger
     assert serial_toeper(Habit(early_toeps=3, toep_chances=10)) < 0.001
 
@@ -121,3 +122,31 @@ def test_only_a_toep_before_the_seat_s_first_card_counts_and_never_in_a_dead_man
     early, chances = early_toeps(history, 2)
     assert early == [1, 1]
     assert chances == [2, 3]
+
+
+def first_round_toep(last_hand: str, seed: int = 7) -> Game:
+    """Four players, a fresh game: seat 0 toeps before its first card, seats
+    1 and 2 fold, and seat 3 (holding `last_hand`) is the last to answer."""
+    mine = last_hand.split()
+    deck = [c for c in DECK if c.text not in mine]
+    random.Random(seed).shuffle(deck)
+    hands = [[c.text for c in deck[i * 4:(i + 1) * 4]] for i in range(3)] + [mine]
+    game = new_game({"hands": hands, "stock": [c.text for c in deck[12:]]}, dead_man=False)
+    while game.phase is Phase.WINDOW:
+        game.apply(ev.act(ev.CLOSE_WINDOW))
+    for step in (ev.act(ev.TOEP, 0), ev.act(ev.FOLD, 1), ev.act(ev.FOLD, 2)):
+        game.apply(step)
+    return game
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hard_calls_a_first_early_toep_with_a_fair_hand_and_folds_a_poor_one(
+        seed: int) -> None:
+    # Two 7s and two kings: a fold against a toep that follows the cards, but
+    # an early toep in a fresh game is as likely a habit, and folding it
+    # hands the toeper the round.
+    fair = seat_view(first_round_toep("KD KH 7H 7D"), 3)
+    assert toeper_serial(fair) > 0.75
+    assert HardBot(seed).decide(fair) == ev.act(ev.CALL, 3)
+    poor = seat_view(first_round_toep("JH QH JS QS"), 3)
+    assert HardBot(seed).decide(poor) == ev.act(ev.FOLD, 3)
