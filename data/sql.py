@@ -77,10 +77,22 @@ SQLITE = Dialect("sqlite", "BEGIN IMMEDIATE", "", "")
 POSTGRESQL = Dialect("postgresql", "BEGIN", " FOR SHARE", " FOR UPDATE")
 
 
+@dataclass(frozen=True)
+class Query:
+    sql: str
+    params: Params = ()
+
+
 class Connection(ABC):
     """One open connection; `Database` (data/db.py) serialises its use."""
 
     dialect: Dialect
+
+    @abstractmethod
+    async def begin(self, check: Query | None = None) -> int:
+        """Open a write transaction and, if given, run `check` (a SELECT) first
+        inside it, in the same round trip where the driver allows; returns the
+        number of rows `check` found (0 without one)."""
 
     @abstractmethod
     async def execute(self, sql: str, params: Params = ()) -> int:
@@ -124,6 +136,10 @@ class SqliteConnection(Connection):
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.raw = conn
+
+    async def begin(self, check: Query | None = None) -> int:
+        await self.execute(self.dialect.begin)
+        return 0 if check is None else len(await self.execute_fetchall(check.sql, check.params))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         with _sqlite_constraints():
@@ -175,6 +191,15 @@ class PostgresConnection(Connection):
             log.warning("the connection to PostgreSQL was lost; connecting again")
             self.raw = await asyncpg.connect(self._url, timeout=self._timeout_s)
 
+    async def begin(self, check: Query | None = None) -> int:
+        if check is None:
+            await self.raw.execute(self.dialect.begin)
+            return 0
+        # One round trip for both: the simple protocol takes several statements
+        # at once, but no parameters, so the check's values are written in.
+        status = await self.raw.execute(f"{self.dialect.begin}; {inlined(check)}")
+        return _rowcount(status)
+
     async def execute(self, sql: str, params: Params = ()) -> int:
         with _pg_constraints():
             status = await self.raw.execute(numbered(sql), *params)
@@ -212,7 +237,22 @@ class PostgresConnection(Connection):
 @functools.lru_cache(maxsize=512)
 def numbered(sql: str) -> str:
     """`?` placeholders as PostgreSQL's `$1, $2, ...` (none inside quotes)."""
-    parts: list[str] = []
+    return "".join(f"${n}" if n else part for part, n in _placeholders(sql))
+
+
+def inlined(query: Query) -> str:
+    """A query with its values written in as PostgreSQL literals, for the
+    simple protocol. Only what a check needs: integers, texts and lists of them;
+    a text with a backslash or a NUL is refused rather than escaped."""
+    values = [_literal(value) for value in query.params]
+    parts = list(_placeholders(query.sql))
+    if sum(1 for _, n in parts if n) != len(values):
+        raise ValueError(f"{len(values)} values for the placeholders of {query.sql!r}")
+    return "".join(values[n - 1] if n else part for part, n in parts)
+
+
+def _placeholders(sql: str) -> Iterator[tuple[str, int]]:
+    """The query's characters, each `?` outside quotes numbered from 1 (others: 0)."""
     count = 0
     quote: str | None = None
     for char in sql:
@@ -223,10 +263,23 @@ def numbered(sql: str) -> str:
             quote = char
         elif char == "?":
             count += 1
-            parts.append(f"${count}")
+            yield char, count
             continue
-        parts.append(char)
-    return "".join(parts)
+        yield char, 0
+
+
+def _literal(value: object) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | str | list | tuple):
+        raise TypeError(f"no literal for {type(value).__name__} values")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        if "\\" in value or "\0" in value:
+            raise ValueError(f"refusing to write {value!r} in as a literal")
+        return "'" + value.replace("'", "''") + "'"
+    if not value:
+        raise ValueError("no literal for an empty list: its type is unknown")
+    return f"ARRAY[{', '.join(map(_literal, value))}]"
 
 
 def _rowcount(status: str) -> int:
