@@ -32,6 +32,7 @@ from data.errors import DataError
 from data.lease import LeaseKeeper, LeaseLost
 from data.meta import get_meta, set_meta
 from tables.clock import ClockSource, SystemClock
+from tables.load import LoadGauge
 from tables.manager import TableManager
 from tables.outage import Reach
 from tables.table import TableConfig, TableDeps
@@ -68,6 +69,9 @@ class ToepBot(commands.Bot):
         # Not reachable until connected: restored tables' clocks wait for it.
         self.reach = Reach()
         self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="toep-bots")
+        # The event loop's lag: logged for the operator, and past capacity the
+        # presenter sheds optional work by it (tables/load.py).
+        self.load = LoadGauge()
         self._db: Database | None = None
         self._presenter: Presenter | None = None
         self._manager: TableManager | None = None
@@ -104,7 +108,7 @@ class ToepBot(commands.Bot):
         shards = self.settings.shards
         self._lease = LeaseKeeper(self._db, self._lost_lease, resources=shards.lease_resources())
         await self._lease.start()
-        self._presenter = Presenter(self, self._db, self.clock)
+        self._presenter = Presenter(self, self._db, self.clock, self.load)
         deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config,
                          self.reach)
         self._manager = TableManager(deps, shards=shards)
@@ -116,6 +120,7 @@ class ToepBot(commands.Bot):
         await self.sync_commands()
         restored = await self._manager.restore()
         log.info("ready to play (%s); %d table(s) restored", shards.describe(), len(restored))
+        self.load.start()
 
     async def sync_commands(self) -> None:
         """Sync the slash commands only when they changed (a hash is kept), to
@@ -158,6 +163,7 @@ class ToepBot(commands.Bot):
         self._stopping = asyncio.get_running_loop().create_task(self.close())
 
     async def close(self) -> None:
+        await self.load.stop()
         if self._manager is not None:
             await self._manager.close()
         if self._presenter is not None:

@@ -46,6 +46,9 @@ Figures (`--json` prints one object):
   callback, so the round trip to the bot's process and back is in it).
   `clicks` counts button clicks; slash commands are reported apart
   (`slash_ack_p99_ms`).
+- `gateway_wait_p99_ms`, `gateway_wait_max_ms`: how long interactions waited in
+  this process before the fake's gateway sent them (its send lock, on a loop
+  shared with the people); the 3 seconds start when they are sent.
 - `unacknowledged`: interactions (clicks and slash commands) never
   acknowledged in time, by the fake's own records.
 - `edits_per_table_per_s`: accepted edits of channel messages (PATCH
@@ -55,6 +58,11 @@ Figures (`--json` prints one object):
   averaged over tables; `..._max` for the busiest table and
   `edit_gap_min_ms`, the shortest time between two such edits in one channel.
 - `games_finished`, `tables`, `wall_s`, `human_actions`, `panel_reopens`.
+- `bot_load`: the bot's event-loop lag from its own load gauge (tables/load.py):
+  `lag_p50_ms`, `lag_p99_ms`, `lag_max_ms` and `level_share`, the share of samples
+  at each level of shedding; `world_load` the same for this process (the fake and
+  the people: if it lags, acknowledgements look late that were not);
+  `load_warnings`, the gauge's "past capacity" warnings (wanted there: not errors).
 - `errors`: the number of things that should not happen: the fake's `errors`,
   4xx rejections (a late or double acknowledgement, an unknown webhook...),
   5xx answers, log records at WARNING or above and unretrieved asyncio
@@ -98,9 +106,10 @@ from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.e2e_wire import CLOSE, TOKEN, BotConfig, Problems, TableState, watching
+from bench.e2e_wire import CLOSE, TOKEN, BotConfig, LagFigures, Problems, TableState, watching
 from bench.places import BACKENDS
 from cogs.ids import ForgedId, decode
+from tables.load import LoadGauge
 from tables.snapshot import Status
 from tests.e2e.fake_discord import (
     Channel,
@@ -184,6 +193,7 @@ class Tally:
     unanswered: int = 0  # clicks no bot was connected for (bench/e2e_cluster.py)
     # Both processes': the world's here, the bot's added when its process reports.
     problems: Problems = field(default_factory=Problems)
+    world_lag: LagFigures = field(default_factory=LagFigures)  # this process's loop
 
 
 class BotProcess:
@@ -193,8 +203,12 @@ class BotProcess:
 
     def __init__(self) -> None:
         self.tables: dict[int, TableState] = {}
+        # The newest table of each channel: the people look it up ten times a second
+        # each, and a scan of every table per look was most of this process's work.
+        self._by_channel: dict[int, TableState] = {}
         self.ready = asyncio.Event()
         self.report: Problems | None = None
+        self.load: dict[str, Any] = {}  # its event-loop lag, in its final report
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
 
@@ -228,10 +242,8 @@ class BotProcess:
 
     def in_channel(self, channel_id: int) -> TableState | None:
         """The open table in this channel, as the manager's `in_channel`."""
-        for table in self.tables.values():
-            if table.channel_id == channel_id and table.open:
-                return table
-        return None
+        table = self._by_channel.get(channel_id)
+        return table if table is not None and table.open else None
 
     async def _read(self, stream: asyncio.StreamReader) -> None:
         while line := await stream.readline():
@@ -244,12 +256,15 @@ class BotProcess:
             self._update(TableState.from_json(data))
         if message["kind"] == "final":
             self.report = Problems.from_json(message["problems"])
+            self.load = message.get("load", {})
 
     def _update(self, state: TableState) -> None:
         # In place: the people hold on to the object they were given.
         known = self.tables.setdefault(state.id, state)
         if known is not state:
             known.update(state)
+        if known.open:
+            self._by_channel[known.channel_id] = known
 
     async def close(self) -> Problems:
         """Tell the bot to close; its report, plus a problem if it gave none or failed."""
@@ -564,6 +579,7 @@ def report(load: Load, wall: float, ended: float) -> dict[str, Any]:
     clicks = [r.ack_delay * 1000 for r in tally.clicks if r.ack_delay is not None]
     slashes = [r.ack_delay * 1000 for r in tally.slashes if r.ack_delay is not None]
     unacked = sum(1 for r in fake.store.interactions.values() if r.ack_type is None)
+    waits = [(r.created - r.asked) * 1000 for r in fake.store.interactions.values()]
     mean_edits, max_edits, min_gap = _edit_figures(load, ended)
     problems = list(tally.problems.texts)
     problems += [f"fake: {e}"[:300] for e in fake.errors]
@@ -590,12 +606,17 @@ def report(load: Load, wall: float, ended: float) -> dict[str, Any]:
         "slash_commands": len(tally.slashes),
         "slash_ack_p99_ms": round(percentile(slashes, 0.99), 1),
         "unacknowledged": unacked,
+        "gateway_wait_p99_ms": round(percentile(waits, 0.99), 1),
+        "gateway_wait_max_ms": round(max(waits, default=0.0), 1),
         "edits_per_table_per_s": round(mean_edits, 3),
         "edits_per_table_per_s_max": round(max_edits, 3),
         "edit_gap_min_ms": None if min_gap is None else round(min_gap * 1000, 1),
         "rate_limit_hits": dict(sorted(hits.items())),
         "rate_limited_retries": tally.problems.rate_limited_retries,
         "benign_warnings": tally.problems.benign_warnings,
+        "load_warnings": tally.problems.load_warnings,
+        "bot_load": load.bot.load,
+        "world_load": tally.world_lag.to_json(),
         "errors": len(problems),
         "error_samples": problems[:8],
         "error_kinds": dict(Counter(_kind(p) for p in problems).most_common(12)),
@@ -641,11 +662,16 @@ async def run(options: Options) -> dict[str, Any]:
             bot = BotProcess()
             load = Load(options, fake, tally, bot)
             load.build()
+            gauge = LoadGauge()
+            gauge.start()
+            following = asyncio.create_task(tally.world_lag.follow(gauge))
             try:
                 await load.start_bot(path)
                 wall = await load.run()
                 ended = time.monotonic()
             finally:
+                following.cancel()
+                await gauge.stop()
                 # What closing shows still counts; the fake serves until the bot is gone.
                 tally.problems.merge(await bot.close())
                 bot.kill()

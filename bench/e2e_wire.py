@@ -11,11 +11,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import statistics
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from tables.load import LoadGauge
 from tables.snapshot import Status
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.abcdefghijklmnopqrstuvwxyz012345"
@@ -26,6 +29,8 @@ _RATE_LIMIT_LOG = ("We are being rate limited", "Global rate limit")
 # (its thread notes the send time after the send; the fake can ack at once, so the ack
 # can land first and the "latency" reads as one heartbeat interval).
 _BENIGN_LOG = ("PyNaCl is not installed", "davey is not installed", "Can't keep up")
+# The load gauge's word to the operator (tables/load.py): wanted past capacity, counted apart.
+_LOAD_LOGGER = "tables.load"
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,7 @@ class Problems:
     texts: list[str] = field(default_factory=list)
     rate_limited_retries: int = 0
     benign_warnings: int = 0
+    load_warnings: int = 0  # "past capacity" from the load gauge: figures, not errors
 
     def add(self, text: str) -> None:
         self.texts.append(text[:300])
@@ -98,6 +104,7 @@ class Problems:
         self.texts += other.texts
         self.rate_limited_retries += other.rate_limited_retries
         self.benign_warnings += other.benign_warnings
+        self.load_warnings += other.load_warnings
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -105,7 +112,7 @@ class Problems:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Problems:
         return cls(list(data["texts"]), int(data["rate_limited_retries"]),
-                   int(data["benign_warnings"]))
+                   int(data["benign_warnings"]), int(data.get("load_warnings", 0)))
 
 
 class _Watch(logging.Handler):
@@ -122,6 +129,9 @@ class _Watch(logging.Handler):
             return
         if text.startswith(_BENIGN_LOG):
             self.problems.benign_warnings += 1
+            return
+        if record.name == _LOAD_LOGGER and record.levelno == logging.WARNING:
+            self.problems.load_warnings += 1
             return
         if record.exc_info and record.exc_info[1] is not None:
             text += f" ({record.exc_info[1]!r})"
@@ -144,3 +154,30 @@ def watching(problems: Problems) -> Iterator[None]:
     finally:
         logging.getLogger().removeHandler(watch)
         loop.set_exception_handler(previous)
+
+
+@dataclass
+class LagFigures:
+    """A process's event-loop lag over the run, from its load gauge."""
+
+    lags: list[float] = field(default_factory=list)  # seconds, one per sample
+    levels: Counter[str] = field(default_factory=Counter)  # samples at each level
+    worst: float = 0.0
+
+    async def follow(self, gauge: LoadGauge, every: float = 0.05) -> None:
+        """Take each new sample of `gauge` until cancelled."""
+        seen = gauge.samples
+        while True:
+            await asyncio.sleep(every)
+            if gauge.samples != seen:
+                seen = gauge.samples
+                self.lags.append(gauge.last)
+                self.levels[gauge.level.name.lower()] += 1
+            self.worst = gauge.worst
+
+    def to_json(self) -> dict[str, Any]:
+        cuts = statistics.quantiles(self.lags, n=100) if len(self.lags) > 1 else [0.0] * 99
+        total = max(1, sum(self.levels.values()))
+        return {"lag_p50_ms": round(cuts[49] * 1000, 1), "lag_p99_ms": round(cuts[98] * 1000, 1),
+                "lag_max_ms": round(self.worst * 1000, 1),
+                "level_share": {name: round(n / total, 3) for name, n in self.levels.items()}}

@@ -48,6 +48,8 @@ async def apologise(interaction: discord.Interaction[Any], error: BaseException,
         # The table logged why where it happened (with the traceback of a
         # bug of ours) and put itself back to its last saved event.
         log.warning("table %s: %s failed: %s", table_id, what, error)
+        if error.storage and key == "click.error":
+            key = "click.not_saved"  # worth trying again, and nothing changed
     else:
         # Its text may name a card (a bug's message): at DEBUG only.
         log_failure(log, logging.ERROR, "table %s: %s failed", table_id, what, error=error)

@@ -9,6 +9,12 @@ still fresh. The two lanes never wait for each other: a table message held up
 by a rate limit leaves the panels live. An update that fails for a passing
 reason (a 5xx, a 429) is tried again with backoff, with the newest state,
 until it lands: the final "game over" always shows.
+
+Past capacity (tables/load.py) it sheds optional work: the table message
+waits longer between edits (the newest state still wins), panels of people
+with nothing to do now wait (the panel of a seat on turn, one just clicked,
+one about to expire and the final state stay prompt; the skipped ones follow
+once the load falls), no turn pings are posted and no round pictures drawn.
 """
 
 from __future__ import annotations
@@ -42,16 +48,19 @@ from data.db import Database
 from data.sql import OUTAGE_ERRORS
 from engine.events import Happening
 from tables.clock import ClockSource, SystemClock, Timer
+from tables.load import EDIT_INTERVAL, Level, LoadGauge
 from tables.log_safe import log_failure
 from tables.snapshot import SeatUpdate, Status, TableSnapshot
 from tables.table import Table
 
 log = logging.getLogger(__name__)
 
-EDIT_INTERVAL = 1.0  # seconds between two edits of one table message
 RETRY_MAX = 30.0  # seconds: the longest wait before trying a failed update again
 PANEL_LIFETIME = timedelta(minutes=14, seconds=30)  # tokens last 15 minutes
 PANEL_WARNING = timedelta(minutes=3)  # a panel says this long before that it will stop
+# Past capacity a panel whose person has nothing to do is refreshed at most this
+# often (not frozen: the game it follows still moves on it, only less often).
+IDLE_PANEL_GAP = timedelta(seconds=5)
 _EXPIRED = ":expired"
 REPOST_AFTER = timedelta(minutes=55)  # before Discord's hour of edits runs out
 REPOST_COOLDOWN = timedelta(seconds=10)  # /toep table again within this: no new message
@@ -67,6 +76,8 @@ class Panel:
     opened: datetime
     shown: str = ""  # the key of what it shows
     seen: int = -1  # the table's event count when what it shows was taken
+    owed: bool = False  # the person clicked on it: the result shows, whatever the load
+    refreshed: datetime | None = None  # when it was last sent or edited (None: `opened`)
 
 
 @dataclass
@@ -78,6 +89,7 @@ class Lane:
     task: asyncio.Task[None] | None = None
     next_at: float = 0.0  # loop time before which it does not try
     failures: int = 0
+    interval: Callable[[], float] = field(default=lambda: EDIT_INTERVAL)  # between updates
 
 
 @dataclass
@@ -101,14 +113,18 @@ class Shown:
     waits_for_guild: bool = False  # shown once Discord sent its guild (its language)
     repost_timer: Timer | None = None
     showing: asyncio.Lock = field(default_factory=asyncio.Lock)  # one show at a time
+    idle_waiting: bool = False  # panels left stale past capacity: refreshed once it falls
+    idle_timer: Timer | None = None  # their next refresh, IDLE_PANEL_GAP on
 
 
 class Presenter:
     def __init__(self, client: discord.Client, db: Database,
-                 clock: ClockSource | None = None) -> None:
+                 clock: ClockSource | None = None, load: LoadGauge | None = None) -> None:
         self.client = client
         self.db = db
         self.clock = clock or SystemClock()
+        self.load = load or LoadGauge()
+        self.load.on_level = self._load_changed
         self.now = self.clock.now
         self.shown: dict[int, Shown] = {}
         self.panels: dict[tuple[int, int], Panel] = {}
@@ -120,12 +136,33 @@ class Presenter:
     async def table_changed(self, table: Table, snap: TableSnapshot,
                             updates: Sequence[SeatUpdate],
                             happenings: Sequence[Happening]) -> None:
-        shown = self.shown.setdefault(table.id, Shown())
+        shown = self._shown(table.id)
         if shown.snap is None:  # first seen (new, or restored): what Discord holds of it
             self._adopt(shown, table)
         shown.snap, shown.table = snap, table
         shown.updates.update({u.user_id: u for u in updates})
         self._wake_message(table.id, shown)
+        self._wake_panels(shown)
+
+    def _shown(self, table_id: int) -> Shown:
+        shown = self.shown.get(table_id)
+        if shown is None:
+            shown = self.shown[table_id] = Shown()
+            # The table message's gap grows with the load; panels keep theirs.
+            shown.message_lane.interval = lambda: self.load.shedding.edit_interval
+        return shown
+
+    def _load_changed(self, level: Level) -> None:
+        """The load fell so far that idle panels are refreshed again: those
+        left stale meanwhile are brought up to date now, not at the next move."""
+        if not self.load.shedding.idle_panels:
+            return
+        for shown in list(self.shown.values()):
+            if shown.idle_waiting:
+                shown.idle_waiting = False
+                self._wake_panels(shown)
+
+    def _wake_panels(self, shown: Shown) -> None:
         self._wake(shown, shown.panel_lane, lambda: self._refresh_panels(shown))
 
     def _wake_message(self, table_id: int, shown: Shown) -> None:
@@ -174,8 +211,9 @@ class Presenter:
             if lane.dirty or (lane.task is not None and lane.task is not current
                               and not lane.task.done()):
                 return  # the other lane forgets it when it is done
-        if shown.repost_timer is not None:
-            shown.repost_timer.cancel()
+        for timer in (shown.repost_timer, shown.idle_timer):
+            if timer is not None:
+                timer.cancel()
         if self.shown.get(snap.table_id) is shown:
             del self.shown[snap.table_id]
 
@@ -205,7 +243,7 @@ class Presenter:
                                 err, delay)
             # Counted from when the edit landed: one held up by a rate limit
             # is not followed at once by the next.
-            lane.next_at = loop.time() + (EDIT_INTERVAL if delay is None else delay)
+            lane.next_at = loop.time() + (lane.interval() if delay is None else delay)
 
     async def _show_and_ping(self, table_id: int, shown: Shown) -> None:
         async with shown.showing:  # the lane's work and a due repost, one after the other
@@ -246,9 +284,10 @@ class Presenter:
         waiting to be tried again is left to the restart. No timer is left."""
         self.closing = True
         for shown in self.shown.values():
-            if shown.repost_timer is not None:
-                shown.repost_timer.cancel()
-                shown.repost_timer = None
+            for timer in (shown.repost_timer, shown.idle_timer):
+                if timer is not None:
+                    timer.cancel()
+            shown.repost_timer = shown.idle_timer = None
         for lane in self._lanes():
             if lane.failures and lane.task is not None:
                 lane.task.cancel()
@@ -296,8 +335,8 @@ class Presenter:
             return None
         over = snap.status is Status.FINISHED
         key = f"{len(view.rounds)}:{over}"
-        if key == shown.picture_key:
-            return None
+        if key == shown.picture_key or not (over or self.load.shedding.pictures):
+            return None  # past capacity only the final standings are drawn
         names = raw_names(snap)  # a picture shows no markdown: the names as they are
         if over:
             picture = await asyncio.to_thread(standings_picture, view, names, lang)
@@ -384,7 +423,7 @@ class Presenter:
                 log_failure(log, logging.WARNING,
                             "table %s: posting its message anew failed; trying again", table_id)
                 self._wake_message(table_id, shown)
-            lane.next_at = loop.time() + EDIT_INTERVAL
+            lane.next_at = loop.time() + lane.interval()
 
     async def _disable(self, channel: discord.PartialMessageable, message_id: int,
                        rendered: Rendered) -> None:
@@ -400,6 +439,8 @@ class Presenter:
     # --- pings --------------------------------------------------------------------------
 
     async def _ping(self, shown: Shown, snap: TableSnapshot) -> None:
+        if snap.status is Status.PLAYING and not self.load.shedding.pings:
+            return  # past capacity: the panel and the table message say whose turn it is
         users = self._turn_users(snap)
         # A ping stands while the same people are on turn (a trick's winner
         # leading next keeps it); it goes when their turn passes to others.
@@ -433,7 +474,7 @@ class Presenter:
         """Post the table message anew at the bottom of the channel (the old
         one greyed out, as before Discord's hour of edits runs out); its link.
         None if it was posted moments ago: asking again changes nothing."""
-        shown = self.shown.setdefault(table.id, Shown())
+        shown = self._shown(table.id)
         if shown.posted_at is not None and self.now() - shown.posted_at < REPOST_COOLDOWN:
             return None
         shown.repost = True
@@ -455,7 +496,7 @@ class Presenter:
     def register_panel(self, table_id: int, user_id: int, interaction: discord.Interaction,
                        lang: Lang, shows: tuple[TableSnapshot, SeatUpdate] | None = None) -> None:
         """A panel to keep up to date; `shows`: what it was sent with."""
-        panel = Panel(interaction, lang, self.now())
+        panel = Panel(interaction, lang, self.now(), owed=shows is None)
         if shows is not None:
             panel.shown, panel.seen = self.panel_key(*shows), _moment(shows[0])
         self.panels[(table_id, user_id)] = panel
@@ -479,8 +520,16 @@ class Presenter:
         if snap is None:
             return
         updates = dict(shown.updates)
+        idle_too = self.load.shedding.idle_panels
+        due = {user_id: update for user_id, update in updates.items()
+               if idle_too or self._needed_now(snap, user_id, update)}
+        shown.idle_waiting = any((snap.table_id, user_id) in self.panels
+                                 for user_id in updates if user_id not in due)
+        if shown.idle_waiting and shown.idle_timer is None and not self.closing:
+            shown.idle_timer = self.clock.call_at(self.now() + IDLE_PANEL_GAP,
+                                                  lambda: self._idle_due(shown))
         results = await asyncio.gather(
-            *(self._refresh_panel(snap, user_id, update) for user_id, update in updates.items()),
+            *(self._refresh_panel(snap, user_id, update) for user_id, update in due.items()),
             return_exceptions=True)
         if snap.status not in (Status.LOBBY, Status.PLAYING):
             for done in [k for k in self.panels if k[0] == snap.table_id]:
@@ -488,6 +537,25 @@ class Presenter:
         for result in results:
             if isinstance(result, Exception):
                 raise result  # the lane tries again (with the newest state)
+
+    async def _idle_due(self, shown: Shown) -> None:
+        shown.idle_timer = None
+        self._wake_panels(shown)
+
+    def _needed_now(self, snap: TableSnapshot, user_id: int, update: SeatUpdate) -> bool:
+        """Whether a panel is refreshed even past capacity: its person has
+        something to decide (or a clock runs for them), they just clicked on
+        it, it is about to stop following the game, the game is over, or it
+        was last refreshed IDLE_PANEL_GAP ago."""
+        panel = self.panels.get((snap.table_id, user_id))
+        if panel is None:
+            return False
+        now = self.now()
+        on_clock = snap.clock is not None and update.seat in snap.clock.seats
+        ending = now >= panel.opened + PANEL_LIFETIME - PANEL_WARNING
+        stale = now >= (panel.refreshed or panel.opened) + IDLE_PANEL_GAP
+        return (bool(update.view.legal) or on_clock or panel.owed or ending or stale
+                or snap.status not in (Status.LOBBY, Status.PLAYING))
 
     async def _refresh_panel(self, snap: TableSnapshot, user_id: int,
                              update: SeatUpdate) -> None:
@@ -512,6 +580,7 @@ class Presenter:
                 content=rendered.content, embed=rendered.embed,
                 view=unlistened(rendered.view))
             panel.shown, panel.seen = key, max(panel.seen, _moment(snap))
+            panel.owed, panel.refreshed = False, now
         except discord.HTTPException as err:
             if retry_delay(err, 0) is not None:
                 raise  # a passing trouble: the panel stays, tried again

@@ -30,4 +30,10 @@ class Refusal(Exception):
 
 class TableFailure(Exception):
     """Something went wrong that is not the player's doing (a disk error): the
-    table was put back to its last saved state; the player gets an apology."""
+    table was put back to its last saved state; the player gets an apology.
+    `storage`: the database refused the save (full, locked, gone), so trying
+    again later may work; otherwise a bug of ours."""
+
+    def __init__(self, message: str, *, storage: bool = False) -> None:
+        super().__init__(message)
+        self.storage = storage

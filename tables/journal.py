@@ -96,7 +96,7 @@ class Journal:
                 log_failure(log, logging.ERROR, "table %s: applying events from %d failed",
                             self.table_id, first)
             self._roll_back(first)
-            raise TableFailure(str(err)) from err
+            raise TableFailure(str(err), storage=saving) from err
         self._chance_rows += len(rows)
         self.recent.extend(happenings)
         return happenings

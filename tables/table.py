@@ -34,7 +34,7 @@ from engine.game import Game
 from engine.rules import TableRules
 from engine.views import public_view, seat_view
 from tables.bot_driver import BotDriver, Move
-from tables.errors import Refusal
+from tables.errors import Refusal, TableFailure
 from tables.journal import Journal
 from tables.lobby import Lobby, seat_row
 from tables.log_safe import log_failure
@@ -295,7 +295,14 @@ class Table:
             if verb not in GAME_VERBS:
                 raise Refusal("unknown_action", verb=verb)
             self.time.human_acted()
-            await self.play.act(seat, verb, card)
+            try:
+                await self.play.act(seat, verb, card)
+            except TableFailure:
+                # They acted in time and our storage failed them: they may
+                # try again with the whole clock, as after an outage.
+                self.rearm()
+                await self._notify(())  # the table shows the new deadline
+                raise
 
     def live_game(self) -> Game | None:
         """The game, while it is played and people can reach the table."""

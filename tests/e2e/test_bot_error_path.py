@@ -213,7 +213,7 @@ async def test_a_panel_opened_during_a_save_never_shows_the_move_it_takes_back(
         release.set()
         monkeypatch.setattr(LogWriter, "append", real_append)
         await world.settle()
-        assert reply(move) == t("en", "click.error")
+        assert reply(move) == t("en", "click.not_saved")
         world.logged_errors.clear()  # none: a failed save is a warning
         assert table.game is not None and table.game.turn == world.seat(mover)
 

@@ -560,6 +560,38 @@ def test_who_may_see_a_command_is_set_on_a_top_level_command_only() -> None:
         "toep: default_member_permissions must be a permission bit set"]
 
 
+def test_embeds_buttons_and_select_menus_are_held_to_discords_limits() -> None:
+    """What Discord answers 50035 to: a footer over 2,048 characters, a button
+    with neither label nor emoji, a select menu out of its bounds."""
+    from tests.e2e.fake_discord.validation import message_problems
+
+    def problems(**body: object) -> list[str]:
+        return message_problems(dict(body), creating=True, has_files=False)
+
+    assert problems(embeds=[{"title": "t", "footer": {"text": "f" * 2048}}]) == []
+    assert problems(embeds=[{"footer": {"text": "f" * 2049}}]) == [
+        "embeds[0].footer: 2049 characters, at most 2048"]
+    assert problems(embeds=[{"author": {"name": "a" * 257}}]) == [
+        "embeds[0].author: 257 characters, at most 256"]
+    button = {"type": 2, "style": 1, "custom_id": "b", "label": "Go"}
+    assert problems(components=[{"type": 1, "components": [button]}]) == []
+    bare = {**button, "label": None}
+    assert problems(components=[{"type": 1, "components": [bare]}]) == [
+        "a button needs a label or an emoji"]
+    option = {"label": "One", "value": "1"}
+    select = {"type": 3, "custom_id": "s", "options": [option]}
+    assert problems(components=[{"type": 1, "components": [select]}]) == []
+    twice = {**select, "options": [option, option]}
+    assert problems(components=[{"type": 1, "components": [twice]}]) == [
+        "select menu option values must be unique"]
+    many = {**select, "options": [{"label": str(i), "value": str(i)} for i in range(26)]}
+    assert problems(components=[{"type": 1, "components": [many]}]) == [
+        "select menu with 26 options, 1-25 allowed"]
+    greedy = {**select, "max_values": 2}
+    assert problems(components=[{"type": 1, "components": [greedy]}]) == [
+        "select menu min_values 1 / max_values 2 out of range"]
+
+
 def test_a_command_with_default_permissions_is_shown_only_to_members_holding_them() -> None:
     """Discord shows such a command only to members with all of its bits (an
     administrator or the owner sees everything; "0" means admins only), unless

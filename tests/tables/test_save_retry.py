@@ -215,3 +215,34 @@ async def test_the_save_of_an_end_is_tried_again_however_long_it_fails() -> None
     assert 30 < save.calls < 100 and retries.trouble.failing
     await clock.advance(100 * LONGEST_PAUSE)
     assert save.calls == 101 and not retries.trouble.failing and clock.pending() == []
+
+
+async def test_a_person_whose_click_could_not_be_saved_gets_the_whole_clock_back(
+        manager: TableManager, clock: FakeClock, writes: FailingWrites,
+        recorder: Recorder) -> None:
+    """They acted in time; the disk failed them. Their clock starts afresh,
+    so storage trouble never runs a person out of time."""
+    from tables.errors import TableFailure
+
+    table = await new_table(manager, humans=2, bots=[])
+    await clock.advance(10)  # the vuile was window closes
+    game = table.game
+    assert game is not None and game.phase is Phase.PLAY
+    (seat,) = game.waiting().seats
+    person = table.seats[seat].user_id
+    assert person is not None
+    first, stamp = table.deadline, table.stamp
+    assert first is not None
+    await clock.advance((first - clock.now()).total_seconds() - 2)
+    writes.failing = True
+    with pytest.raises(TableFailure):
+        await table.act(person, ev.TOEP, stamp=stamp)
+    writes.failing = False
+    assert table.deadline is not None and table.deadline > first
+    shown = recorder.last.clock
+    assert shown is not None and shown.deadline == table.deadline  # on the table too
+    await clock.advance(5)  # past the first deadline: nothing ran out
+    assert table.game is not None and not any(table.game.forfeited)
+    assert table.stamp == stamp
+    await table.act(person, ev.TOEP, stamp=stamp)  # now it is saved
+    assert table.game.events[-1] == ev.act(ev.TOEP, seat)

@@ -6,7 +6,7 @@ import asyncio
 import json
 import secrets
 import zlib
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,11 +42,14 @@ class Connection:
     _zlib: zlib._Compress = field(default_factory=zlib.compressobj)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    async def send(self, payload: Json) -> None:
+    async def send(self, payload: Json, sent: Callable[[], None] | None = None) -> None:
+        """Send one payload; `sent` is called as it goes out (after any wait for the lock)."""
         raw = json.dumps(payload, separators=(",", ":")).encode()
         async with self._lock:  # the compression stream must match the frame order
             if self.ws.closed:
                 return
+            if sent is not None:
+                sent()
             self.frames_sent += 1
             self.bytes_json += len(raw)
             try:
@@ -290,20 +293,22 @@ class Gateway:
             chunk["nonce"] = data["nonce"]
         await self._send_event(session, "GUILD_MEMBERS_CHUNK", chunk)
 
-    async def _send_event(self, session: Session, event: str, data: Json) -> None:
+    async def _send_event(self, session: Session, event: str, data: Json,
+                          sent: Callable[[], None] | None = None) -> None:
         session.seq += 1
         payload: Json = {"op": 0, "t": event, "s": session.seq, "d": data}
         session.sent.append(payload)
         if session.connection is not None:
-            await session.connection.send(payload)
+            await session.connection.send(payload, sent)
 
-    async def dispatch(self, event: str, data: Json, *, intent: int = 0) -> None:
+    async def dispatch(self, event: str, data: Json, *, intent: int = 0,
+                       sent: Callable[[], None] | None = None) -> None:
         """Send a DISPATCH to every identified session (that has `intent`, if given)
-        whose shard carries the event's guild."""
+        whose shard carries the event's guild; `sent` is called as each frame goes out."""
         guild_id = guild_of(event, data)
         for session in list(self.sessions.values()):
             if (intent == 0 or session.intents & intent) and carries(session.shard, guild_id):
-                await self._send_event(session, event, data)
+                await self._send_event(session, event, data, sent)
 
     async def dispatch_to(self, session: Session, event: str, data: Json) -> None:
         """Send a DISPATCH to one session, if its shard carries the event's guild."""

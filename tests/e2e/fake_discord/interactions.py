@@ -26,7 +26,8 @@ class InteractionRecord:
     guild_id: int | None
     payload: Json
     source_message_id: int | None = None  # the message a clicked component belongs to
-    created: float = field(default_factory=time.monotonic)
+    created: float = field(default_factory=time.monotonic)  # sent to the bot: its 3 s start
+    asked: float = field(default_factory=time.monotonic)  # the person clicked (or typed)
     ack_type: int | None = None
     ack_at: float | None = None
     original_id: int | None = None  # the message @original refers to

@@ -22,6 +22,7 @@ ROUTES: list[Route] = [*rest_app.ROUTES, *rest_messages.ROUTES, *rest_interactio
 _CDN_PATH = re.compile(r"/attachments/(\d+)/(\d+)/[^/]+")
 RATELIMIT_HEADERS = web.RequestKey("ratelimit_headers", dict[str, str])
 GATEWAY_HOSTS = ("gateway.discord.gg", "gateway-us-east1-b.discord.gg")
+BACKLOG = 4096  # pending connections the listening socket holds (the kernel may cap it)
 
 
 class Server:
@@ -40,7 +41,10 @@ class Server:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))  # a random free port, known before serving
         self.port = sock.getsockname()[1]
-        await web.SockSite(self._runner, sock, ssl_context=self._ssl).start()
+        # Discord's edge takes any burst of new connections; the default backlog
+        # (128) dropped SYNs when hundreds of clicks were acknowledged at once
+        # (bench/e2e_load.py at 800 tables), each retried by TCP a second later.
+        await web.SockSite(self._runner, sock, ssl_context=self._ssl, backlog=BACKLOG).start()
 
     async def stop(self) -> None:
         await self._gateway.close_all()

@@ -54,7 +54,11 @@ def _embed_problems(embeds: list[Json]) -> list[str]:
             total += len(name) + len(value)
             if not name or not value or len(name) > 256 or len(value) > 1024:
                 problems.append(f"embeds[{i}].fields: name 1-256 and value 1-1024 characters")
-        total += len(str((embed.get("footer") or {}).get("text", "")))
+        for part, limit in (("footer", 2048), ("author", 256)):
+            text = str((embed.get(part) or {}).get("text" if part == "footer" else "name", ""))
+            total += len(text)
+            if len(text) > limit:
+                problems.append(f"embeds[{i}].{part}: {len(text)} characters, at most {limit}")
     if total > 6000:
         problems.append(f"embeds: {total} characters in total, at most 6000")
     return problems
@@ -105,8 +109,38 @@ def _single_problems(component: Json) -> list[str]:
             problems.append("link button needs a url and no custom_id")
         if style in (1, 2, 3, 4) and custom_id is None:
             problems.append(f"button {component.get('label')!r} needs a custom_id")
+        if style not in (1, 2, 3, 4, 5, 6):
+            problems.append(f"button style {style!r}: 1-6")
+        if style != 6 and not (component.get("label") or component.get("emoji")):
+            problems.append("a button needs a label or an emoji")
+    elif kind == 3:
+        problems += _select_problems(component)
     elif kind in _INTERACTIVE and custom_id is None:
         problems.append(f"component type {kind} needs a custom_id")
+    return problems
+
+
+def _select_problems(select: Json) -> list[str]:
+    """A string select: 1-25 options, each 1-100 characters of label and value."""
+    options: list[Json] = select.get("options") or []
+    problems: list[str] = []
+    if not 1 <= len(options) <= 25:
+        problems.append(f"select menu with {len(options)} options, 1-25 allowed")
+    for option in options:
+        label, value = str(option.get("label") or ""), str(option.get("value") or "")
+        if not (1 <= len(label) <= 100 and 1 <= len(value) <= 100):
+            problems.append(f"select option {label!r}: label and value 1-100 characters")
+        if len(str(option.get("description") or "")) > 100:
+            problems.append(f"select option {label!r}: description at most 100 characters")
+    if len({str(o.get("value")) for o in options}) != len(options):
+        problems.append("select menu option values must be unique")
+    if len(str(select.get("placeholder") or "")) > 150:
+        problems.append("select menu placeholder: at most 150 characters")
+    low, high = int(select.get("min_values", 1)), int(select.get("max_values", 1))
+    if not (0 <= low <= 25 and 1 <= high <= 25 and low <= high <= max(1, len(options))):
+        problems.append(f"select menu min_values {low} / max_values {high} out of range")
+    if sum(1 for o in options if o.get("default")) > high:
+        problems.append("select menu has more default options than max_values")
     return problems
 
 

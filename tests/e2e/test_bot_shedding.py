@@ -1,0 +1,130 @@
+"""Past capacity (the load gauge forced to its highest level): a whole game
+through the fake Discord still answers every click in time and shows its final
+state; what is shed (turn pings, round pictures, frequent table edits, idle
+panels) is really left out, and comes back when the load falls."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogs import presenter as presenter_module
+from cogs.presenter import IDLE_PANEL_GAP
+from engine.game import Phase
+from tables.load import EDIT_INTERVAL, Level, shedding
+from tables.snapshot import Status
+from tests.e2e.toep_world import careful, open_private_table, open_world, start
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[Any]:
+    """Calls of the presenter's picture function `name`, counted (and still made)."""
+    calls: list[Any] = []
+    real: Callable[..., Any] = getattr(presenter_module, name)
+
+    def counted(*args: Any) -> Any:
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(presenter_module, name, counted)
+    return calls
+
+
+def _posts(world: Any) -> int:
+    """New messages the bot posted in the table's channel (the table message, pings)."""
+    path = f"/channels/{world.channel.id}/messages"
+    return sum(1 for _, method, p, status in world.fake.store.requests
+               if method == "POST" and p.endswith(path) and status < 300)
+
+
+async def test_a_game_past_capacity_answers_every_click_and_shows_how_it_ended(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rounds = _counting(monkeypatch, "round_picture")
+    standings = _counting(monkeypatch, "standings_picture")
+    async with open_world(tmp_path) as world:
+        assert world.bot is not None
+        world.bot.load.force(Level.SATURATED)
+        # A turn clock: at normal load each turn of a person is pinged.
+        table = await open_private_table(world, guests=("bram",), bots=("normal", "normal"),
+                                         rounds=2, clock=30)
+        posted = _posts(world)
+        await start(world)
+        people = {world.seat("anna"), world.seat("bram")}
+        await world.drive(careful, lambda t: t.game is not None and t.game.phase is Phase.PLAY
+                          and set(t.game.waiting().seats) <= people)
+        await world.bot_settled()  # shown while a person is on turn: no ping
+        await world.drive(careful, lambda t: t.game is not None and len(t.game.rounds) == 1)
+        await world.bot_settled()  # the table after the first round is shown
+        await world.play_to_the_end()
+        assert table.status is Status.FINISHED
+        # The final state shows, however long the gaps between edits grew.
+        message = await world.wait_table_message("wins the game!", timeout=15.0)
+        assert any(a.filename == "slates.png" for a in message.attachments)
+        await world.bot_settled()
+        # No turn pings: nothing new was posted while the game was played.
+        assert _posts(world) == posted
+        # Every click was acknowledged in time: open_world checks that at the end.
+    # No picture after the first round; the final standings are drawn.
+    assert rounds == []
+    assert len(standings) == 1
+
+
+async def test_the_table_message_waits_longer_between_edits_past_capacity(
+        tmp_path: Path) -> None:
+    async with open_world(tmp_path) as world:
+        assert world.bot is not None
+        table = await open_private_table(world, guests=("bram",))
+        presenter = world.bot.presenter
+        lane = presenter.shown[table.id].message_lane
+        for level in Level:
+            world.bot.load.force(level)
+            assert lane.interval() == shedding(level).edit_interval
+            assert level is Level.NORMAL or lane.interval() > EDIT_INTERVAL
+        assert presenter.shown[table.id].panel_lane.interval() == shedding(Level.NORMAL
+                                                                           ).edit_interval
+        world.bot.load.force(None)
+
+
+@pytest.mark.parametrize("until", ["the load falls", "a while passed"])
+async def test_idle_panels_wait_past_capacity_and_follow_later(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, until: str) -> None:
+    async with open_world(tmp_path) as world:
+        bot = world.bot
+        assert bot is not None
+        # Seats: anna, bram, the computer: after bram's card the computer is on turn.
+        table = await open_private_table(world, guests=("bram",), bots=("normal",))
+        await start(world)
+        bram = world.seat("bram")
+        await world.drive(careful, lambda t: t.game is not None and t.game.phase is Phase.PLAY
+                          and list(t.game.waiting().seats) == [bram])
+        anna_panel, bram_panel = await world.panel("anna"), await world.panel("bram")
+        assert anna_panel is not None and bram_panel is not None
+        # The computer thinks until told: nothing else changes at the table.
+        gate = asyncio.Event()
+        decide = table.driver._decide
+
+        async def gated(*args: Any) -> Any:
+            await gate.wait()
+            return await decide(*args)
+
+        monkeypatch.setattr(table.driver, "_decide", gated)
+        bot.load.force(Level.STRAINED)
+        anna_edits, bram_edits = len(anna_panel.edits), len(bram_panel.edits)
+        assert await world.act("bram", bram_panel)
+        await world.settle()
+        await bot.presenter.settled()
+        # bram sees his own card played; anna, with nothing to do, is not refreshed.
+        assert len(bram_panel.edits) > bram_edits
+        assert len(anna_panel.edits) == anna_edits
+        # Her panel is brought up to date without waiting for a move.
+        if until == "the load falls":
+            bot.load.force(None)
+        else:
+            await world.fake_clock.advance(IDLE_PANEL_GAP.total_seconds())
+        await world.fake.wait_for(lambda: len(anna_panel.edits) > anna_edits, 10.0)
+        gate.set()
+        bot.load.force(None)
+        await world.bot_settled()
