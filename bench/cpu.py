@@ -5,7 +5,8 @@ latency target was missed: when the machine was busy all the time, every
 process waited for a core.
 
 `CpuMeter.start()` then `figures()` gives seconds of CPU for each, the run's
-wall time and the machine's busy share over it."""
+wall time and the machine's busy share over it (and how much of that was others' work at a lowered
+priority, which yields to ours)."""
 
 from __future__ import annotations
 
@@ -44,12 +45,14 @@ def tree_cpu_s(pid: int) -> float:
     return total
 
 
-def machine_busy() -> tuple[float, float]:
-    """The machine's CPU seconds (all cores): busy, and in all."""
+def machine_busy() -> tuple[float, float, float, float]:
+    """The machine's CPU seconds (all cores): busy, busy at a lowered priority
+    (`nice`: work that yields to ours), stolen (by the virtual machine's host),
+    and in all."""
     numbers = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     total = sum(numbers[:8])  # guest time is already counted in user time
     idle = numbers[3] + numbers[4]  # idle and iowait
-    return (total - idle) / _TICK, total / _TICK
+    return (total - idle) / _TICK, numbers[1] / _TICK, numbers[7] / _TICK, total / _TICK
 
 
 def _self_and_children() -> tuple[float, float]:
@@ -68,25 +71,30 @@ class CpuMeter:
     _children: float = 0.0
     _pg: float = 0.0
     _busy: float = 0.0
+    _niced: float = 0.0
+    _stolen: float = 0.0
     _total: float = 0.0
 
     def start(self) -> None:
         self._wall = time.monotonic()
         self._own, self._children = _self_and_children()
         self._pg = 0.0 if self.postmaster is None else tree_cpu_s(self.postmaster)
-        self._busy, self._total = machine_busy()
+        self._busy, self._niced, self._stolen, self._total = machine_busy()
 
     def figures(self) -> dict[str, float | None]:
         """Since `start`: children count once reaped (after the bots closed)."""
         own, children = _self_and_children()
-        busy, total = machine_busy()
+        busy, niced, stolen, total = machine_busy()
         pg = None if self.postmaster is None else tree_cpu_s(self.postmaster) - self._pg
+        spent = max(total - self._total, 1e-9)
         return {
             "wall_s": round(time.monotonic() - self._wall, 1),
             "bench_s": round(own - self._own, 1),
             "bots_s": round(children - self._children, 1),
             "postgres_s": None if pg is None else round(pg, 1),
-            "machine_busy_pct": round(100 * (busy - self._busy)
-                                      / max(total - self._total, 1e-9), 1),
+            "machine_busy_pct": round(100 * (busy - self._busy) / spent, 1),
+            # Of which at a lowered priority (others' `nice` runs), yielding to ours.
+            "machine_niced_pct": round(100 * (niced - self._niced) / spent, 1),
+            "machine_stolen_pct": round(100 * (stolen - self._stolen) / spent, 1),
             "machine_cores": float(os.cpu_count() or 1),
         }

@@ -29,7 +29,9 @@ Figures: those of bench/e2e_load.py over all clusters, and
   `restart_to_ready_ms` (from the new process's start to its "ready") and
   `restart_to_first_ack_ms` (from its start to the first acknowledged click on
   one of its tables); `others_ack_max_ms` and `others_acks_over_3s` (the other
-  clusters' tables: the latter counts clicks acknowledged after 3 s or never);
+  clusters' tables: the latter counts clicks acknowledged after 3 s or never),
+  and `others_ack_p99_ms_in_outage` / `..._max_ms_...` for their clicks from the
+  kill until the new process was ready;
   `lease_takeovers`, the new process's "took over the lease" warnings, and
   `deleted_again_after_kill`, its deletes of turn pings the killed process had
   deleted just before it died (404 Unknown Message, which the bot expects): both
@@ -37,7 +39,9 @@ Figures: those of bench/e2e_load.py over all clusters, and
 - `cpu` (bench/cpu.py): CPU seconds from the bots' start to their close, of
   this process (the fake Discord and the people), of the bot processes (all of
   them, the killed one too), of the PostgreSQL server, and the whole machine's
-  busy share (others' work included): to tell a slow bot from a full machine.
+  busy share (others' work included; `machine_niced_pct` of it at a lowered
+  priority, which yields to ours; `machine_stolen_pct` taken by the virtual
+  machine's host): to tell a slow bot from a full machine.
 
 What a person does in the outage, and how it is counted. While no process serves
 a guild's shard, Discord has nobody to deliver a click to: the person waits out
@@ -274,6 +278,7 @@ def kill_figures(load: ClusterLoad, kill: Kill, clicks: list[InteractionRecord],
             and r.ack_at is not None and r.created >= kill.spawned]
     at_kill = [r for r in every if load.cluster_of(r) == killed and r.ack_type is None
                and kill.killed - ACK_LIMIT_S <= r.created <= kill.killed]
+    meanwhile = _ack_figures([r for r in others if kill.killed <= r.created <= kill.ready])
     return {
         "killed_cluster": killed,
         "killed_at_s": round(kill.killed - load.started, 1),
@@ -283,6 +288,8 @@ def kill_figures(load: ClusterLoad, kill: Kill, clicks: list[InteractionRecord],
         "restart_to_first_ack_ms": _ms(min(acks, default=math.inf) - kill.spawned),
         "unacknowledged_at_kill": len(at_kill),
         "others_ack_max_ms": _ack_figures(others)["ack_max_ms"],
+        "others_ack_p99_ms_in_outage": meanwhile["ack_p99_ms"],
+        "others_ack_max_ms_in_outage": meanwhile["ack_max_ms"],
         "others_acks_over_3s": sum(1 for r in others
                                    if r.ack_delay is None or r.ack_delay > ACK_LIMIT_S),
     }

@@ -701,7 +701,8 @@ def _part(filename: str) -> str:
                          ("site-packages/discord/", "discord.py"),
                          ("site-packages/aiohttp", "aiohttp"), ("site-packages/yarl", "aiohttp"),
                          ("site-packages/multidict", "aiohttp"),
-                         ("site-packages/aiosqlite", "aiosqlite"), ("/cogs/", "bot cogs"),
+                         ("site-packages/aiosqlite", "aiosqlite"),
+                         ("site-packages/asyncpg", "asyncpg"), ("/cogs/", "bot cogs"),
                          ("/tables/", "bot tables"), ("/engine/", "engine"), ("/data/", "bot data"),
                          ("/bench/", "bench driver"), ("asyncio/", "asyncio"), ("ssl", "ssl"),
                          ("json", "json"), ("zlib", "zlib")):

@@ -24,5 +24,5 @@ def test_a_reaped_child_s_cpu_counts_for_its_parent() -> None:
 
 
 def test_the_machine_is_never_busier_than_its_time() -> None:
-    busy, total = machine_busy()
-    assert 0.0 < busy <= total
+    busy, niced, stolen, total = machine_busy()
+    assert 0.0 <= niced <= busy <= total and 0.0 <= stolen <= busy and total > 0.0

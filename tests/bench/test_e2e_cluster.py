@@ -54,4 +54,5 @@ async def test_a_killed_cluster_s_tables_finish_and_the_run_says_how_it_went() -
     assert result["restart_to_first_ack_ms"] is not None
     assert result["lease_takeovers"] == 1  # the shard of the killed process, taken back
     assert result["others_acks_over_3s"] == 0
+    assert result["others_ack_max_ms_in_outage"] <= result["others_ack_max_ms"]
     assert result["unacknowledged"] == result["unacknowledged_at_kill"]
