@@ -151,8 +151,11 @@ class SqliteConnection(Connection):
             return list(await self.raw.execute_fetchall(sql, params))
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        args = list(rows)
+        if not args:  # no trip to the connection's thread for nothing
+            return
         with _sqlite_constraints():
-            await self.raw.executemany(sql, rows)
+            await self.raw.executemany(sql, args)
 
     @staticmethod
     def one_of(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
