@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 import asyncpg
@@ -27,7 +27,7 @@ from data.errors import (
     MigrationError,
     TransactionError,
 )
-from data.sql import Connection, PostgresConnection, SqliteConnection
+from data.sql import Connection, PostgresConnection, Query, SqliteConnection
 from data.url import is_postgres_url, shown_url
 
 log = logging.getLogger(__name__)
@@ -36,6 +36,19 @@ DEFAULT_PATH = "data/toep.sqlite3"
 DEFAULT_BUSY_TIMEOUT_MS = 5000
 _WAL_RETRY_S = 0.05
 _CORRUPT_CODES = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
+T = TypeVar("T")
+
+
+class Fence(Protocol):
+    """A check of every write transaction: that this process may still write."""
+
+    def query(self, conn: Connection) -> Query:
+        """A SELECT run with BEGIN, inside the transaction (one round trip)."""
+        ...
+
+    async def verdict(self, conn: Connection, found: int) -> None:
+        """Given how many rows the query found: raise to refuse the write."""
+        ...
 
 
 class Database:
@@ -48,9 +61,9 @@ class Database:
         self._path = path
         self.name = name  # the file, or the URL without its password: for messages
         self.dialect = conn.dialect
-        # Run inside every write transaction, right after BEGIN; raising refuses the
+        # Checked inside every write transaction, with BEGIN; raising refuses the
         # write (data/lease.py: only the lease's holder may write).
-        self.fence: Callable[[Connection], Awaitable[None]] | None = None
+        self.fence: Fence | None = None
 
     @property
     def path(self) -> Path:
@@ -67,18 +80,20 @@ class Database:
                 # Like COMMIT, BEGIN runs to its end even if the caller is
                 # cancelled meanwhile; then it is rolled back, so the lock is
                 # never released with the connection inside a transaction.
-                await self._finish(self.dialect.begin)
+                fence = self.fence
+                found = await self._finish(self._conn.begin(
+                    None if fence is None else fence.query(self._conn)))
             except BaseException:
                 await self._rollback()
                 raise
             try:
-                if self.fence is not None:
-                    await self.fence(self._conn)
+                if fence is not None:
+                    await fence.verdict(self._conn, found)
                 yield self._conn
             except BaseException:
                 await self._rollback()
                 raise
-            await self._finish("COMMIT")
+            await self._finish(self._conn.execute("COMMIT"))
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
@@ -114,19 +129,19 @@ class Database:
             finally:
                 self._owner = None
 
-    async def _finish(self, statement: str) -> None:
+    async def _finish(self, work: Awaitable[T]) -> T:
         # A cancelled caller must not release the lock while COMMIT is still
         # queued on the connection's thread: let it run to its end.
-        pending = asyncio.ensure_future(self._conn.execute(statement))
+        pending = asyncio.ensure_future(work)
         try:
-            await asyncio.shield(pending)
+            return await asyncio.shield(pending)
         except asyncio.CancelledError:
             await pending
             raise
 
     async def _rollback(self) -> None:
         if self._conn.in_transaction:
-            await self._finish("ROLLBACK")
+            await self._finish(self._conn.execute("ROLLBACK"))
 
 
 async def connect(

@@ -64,7 +64,7 @@ async def create_game(
                 raise
             raise ChannelBusyError(f"channel {channel_id} has an open table") from None
         game_id = int(rows[0][0])
-        await _write_seats(conn, game_id, seats)
+        await _insert_seats(conn, game_id, seats)  # a new game: no seats to replace
         await _insert_invites(conn, game_id, invites)
         return await fetch_game(conn, game_id)
 
@@ -178,6 +178,10 @@ async def write_results(
 
 async def _write_seats(conn: Connection, game_id: int, seats: Sequence[Seat]) -> None:
     await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+    await _insert_seats(conn, game_id, seats)
+
+
+async def _insert_seats(conn: Connection, game_id: int, seats: Sequence[Seat]) -> None:
     await conn.executemany(
         "INSERT INTO seats (game_id, seat, name, user_id, computer, marks, place, forfeited,"
         " forfeit_order) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

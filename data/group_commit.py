@@ -94,11 +94,7 @@ class LogWriter:
         outcomes: list[Exception | ForfeitOutcome | None] = [None] * len(batch)
         ids = sorted({item.game_id for item in batch})
         async with self.db.transaction() as conn:
-            where, params = conn.one_of("id", ids)
-            status = {row[0]: row[1] for row in await conn.execute_fetchall(
-                f"SELECT id, status FROM games WHERE {where}", params)}
-            next_event = await _next_numbers(conn, "game_events", ids)
-            next_deal = await _next_numbers(conn, "game_deals", ids)
+            status, next_event, next_deal = await _log_ends(conn, ids)
             event_rows: list[tuple[int, int, str]] = []
             deal_rows: list[tuple[int, int, str]] = []
             base_rows: dict[int, tuple[int, str]] = {}  # the last one per game
@@ -143,12 +139,27 @@ def _base_row(item: _Append, logged: int) -> tuple[int, str] | None:
     return item.game_id, dump_object(item.round_base)
 
 
-async def _next_numbers(conn: Connection, table: str, ids: list[int]) -> dict[int, int]:
-    # `table` is one of two fixed names, never input.
-    where, params = conn.one_of("game_id", ids)
+async def _log_ends(conn: Connection, ids: list[int]
+                    ) -> tuple[dict[int, str], dict[int, int], dict[int, int]]:
+    """Each game's status and the numbers its two logs continue at, in one query.
+
+    Each log's end is its own subquery: both databases find MAX(n) of one game
+    at the end of the primary key (game_id, n) at once, where a grouped MAX over
+    all the batch's games read every row they ever logged."""
+    where, params = conn.one_of("g.id", ids)
     rows = await conn.execute_fetchall(
-        f"SELECT game_id, MAX(n) + 1 FROM {table} WHERE {where} GROUP BY game_id", params)
-    return {row[0]: row[1] for row in rows}
+        "SELECT g.id, g.status,"
+        " (SELECT MAX(n) FROM game_events WHERE game_id = g.id),"
+        " (SELECT MAX(n) FROM game_deals WHERE game_id = g.id)"
+        f" FROM games AS g WHERE {where}", params)
+    status = {row[0]: row[1] for row in rows}
+    next_event = {row[0]: _after(row[2]) for row in rows}
+    next_deal = {row[0]: _after(row[3]) for row in rows}
+    return status, next_event, next_deal
+
+
+def _after(last: int | None) -> int:
+    return 0 if last is None else last + 1
 
 
 def _check(item: _Append, status: str | None, next_event: int, next_deal: int) -> None:

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from data.db import Database
 from data.errors import DataError
-from data.sql import DRIVER_ERRORS, Connection, Row
+from data.sql import DRIVER_ERRORS, Connection, Query, Row
 from data.times import from_db, to_db
 
 log = logging.getLogger(__name__)
@@ -177,11 +177,11 @@ async def acquire(
     lease that conflicts with one. Returns the first (they share their times)."""
     async with db.transaction() as conn:
         # One taker at a time (leases of other names may conflict), and each lease
-        # taken only between the fenced writes of its old holder (`check`).
+        # taken only between the fenced writes of its old holder: the rows are
+        # locked as read, after every fenced transaction that locked them (`check`).
         await conn.lock(_lock_name("acquire"))
-        for resource in sorted(resources):
-            await conn.lock(_lock_name(resource))
-        rows = await conn.execute_fetchall("SELECT * FROM leases")
+        rows = await conn.execute_fetchall(
+            f"SELECT * FROM leases ORDER BY resource{conn.dialect.update_rows}")
         others = [held for held in map(_lease, rows) if held.owner != owner]
         moment = now()
         for held in others:
@@ -238,18 +238,37 @@ async def release(db: Database, owner: str, *, resources: Sequence[str] = (DATAB
 async def check(conn: Connection, resources: Sequence[str], owner: str) -> None:
     """Inside a write transaction: LeaseLost unless `owner` holds every lease of `resources`.
 
-    The shared locks keep a taker (`acquire`) waiting until this transaction
-    ends, so every write it fences lands before a takeover, never after."""
-    for resource in sorted(resources):
-        await conn.lock(_lock_name(resource), shared=True)
-    marks = ",".join("?" * len(resources))
+    A fenced transaction runs `fence_query` with its BEGIN, then `verdict`."""
+    query = fence_query(conn, resources, owner)
+    found = len(await conn.execute_fetchall(query.sql, query.params))
+    await verdict(conn, resources, owner, found)
+
+
+def fence_query(conn: Connection, resources: Sequence[str], owner: str) -> Query:
+    """The leases of `resources` that `owner` holds, each row locked as it is read.
+
+    One statement, in the same round trip as BEGIN: it locks the lease rows in
+    one order, as `acquire` does, so a taker waits until this transaction ends
+    and every write it fences lands before a takeover, never after; and a
+    takeover that committed while it waited is read as it is now, so it no
+    longer counts as `owner`'s and the write is refused."""
+    where, params = conn.one_of("resource", sorted(set(resources)))
+    return Query(f"SELECT resource FROM leases WHERE {where} AND owner = ? "
+                 f"ORDER BY resource{conn.dialect.share_rows}", [*params, owner])
+
+
+async def verdict(conn: Connection, resources: Sequence[str], owner: str, found: int) -> None:
+    """LeaseLost unless `fence_query` found every lease; the error names the taker."""
+    wanted = sorted(set(resources))
+    if found == len(wanted):
+        return
+    where, params = conn.one_of("resource", wanted)
     rows = await conn.execute_fetchall(
-        f"SELECT resource, owner FROM leases WHERE resource IN ({marks})", tuple(resources)
-    )
+        f"SELECT resource, owner FROM leases WHERE {where}", params)
     held = {str(row[0]): str(row[1]) for row in rows}
-    for resource in resources:
-        if held.get(resource) != owner:
-            raise LeaseLost(resource, owner, held.get(resource))
+    lost = next((resource for resource in wanted if held.get(resource) != owner), wanted[0])
+    taker = held.get(lost)
+    raise LeaseLost(lost, owner, None if taker == owner else taker)
 
 
 # A renewal or a release that failed for the database's sake, not ours.
@@ -258,6 +277,24 @@ _TROUBLE: tuple[type[Exception], ...] = (DataError, *DRIVER_ERRORS)
 
 def _lock_name(resource: str) -> str:
     return f"lease:{resource}"
+
+
+class _Fence:
+    """A keeper's check of every write transaction (data/db.py: `Fence`)."""
+
+    def __init__(self, resources: Sequence[str], owner: str,
+                 lose: Callable[[LeaseLost], None]) -> None:
+        self._resources, self._owner, self._lose = resources, owner, lose
+
+    def query(self, conn: Connection) -> Query:
+        return fence_query(conn, self._resources, self._owner)
+
+    async def verdict(self, conn: Connection, found: int) -> None:
+        try:
+            await verdict(conn, self._resources, self._owner, found)
+        except LeaseLost as lost:
+            self._lose(lost)
+            raise
 
 
 class LeaseKeeper:
@@ -284,6 +321,7 @@ class LeaseKeeper:
         self._now = now
         self._task: asyncio.Task[None] | None = None
         self.lost: LeaseLost | None = None
+        self._fence = _Fence(self.resources, self.owner, self._lose)
 
     async def start(self) -> Lease:
         """Take the lease (LeaseHeld if another live process has it) and keep it."""
@@ -324,13 +362,6 @@ class LeaseKeeper:
                 # every write safe until someone else really takes it over.
                 log.warning("could not renew the leases (%s); trying again in %.0f s",
                             err, self._heartbeat.total_seconds())
-
-    async def _fence(self, conn: Connection) -> None:
-        try:
-            await check(conn, self.resources, self.owner)
-        except LeaseLost as lost:
-            self._lose(lost)
-            raise
 
     def _lose(self, lost: LeaseLost) -> None:
         if self.lost is None:

@@ -65,16 +65,34 @@ class Dialect:
     # Opens a write transaction. SQLite's IMMEDIATE takes the write lock at
     # once, so a transaction's reads already see what nobody else can change.
     begin: str
+    # Ends a SELECT inside a write transaction: the rows it reads stay as read
+    # until the transaction ends, and a row changed by a transaction that
+    # committed while this one waited is read as it is now. SQLite needs none:
+    # BEGIN IMMEDIATE holds the one write lock already.
+    share_rows: str
+    update_rows: str  # the same, for rows this transaction may change
 
 
-SQLITE = Dialect("sqlite", "BEGIN IMMEDIATE")
-POSTGRESQL = Dialect("postgresql", "BEGIN")
+SQLITE = Dialect("sqlite", "BEGIN IMMEDIATE", "", "")
+POSTGRESQL = Dialect("postgresql", "BEGIN", " FOR SHARE", " FOR UPDATE")
+
+
+@dataclass(frozen=True)
+class Query:
+    sql: str
+    params: Params = ()
 
 
 class Connection(ABC):
     """One open connection; `Database` (data/db.py) serialises its use."""
 
     dialect: Dialect
+
+    @abstractmethod
+    async def begin(self, check: Query | None = None) -> int:
+        """Open a write transaction and, if given, run `check` (a SELECT) first
+        inside it, in the same round trip where the driver allows; returns the
+        number of rows `check` found (0 without one)."""
 
     @abstractmethod
     async def execute(self, sql: str, params: Params = ()) -> int:
@@ -94,12 +112,11 @@ class Connection(ABC):
         """A condition "`column` is one of `values`" and its parameters."""
 
     @abstractmethod
-    async def lock(self, name: str, *, shared: bool = False) -> None:
+    async def lock(self, name: str) -> None:
         """Inside a write transaction: hold the lock `name` until it ends.
 
-        Two transactions holding it exclusively (or one exclusively, one
-        shared) never overlap: a lease is taken over only between the
-        fenced writes of its old holder (data/lease.py)."""
+        Two transactions holding it never overlap: one migrates the schema,
+        or takes leases (data/lease.py), at a time."""
 
     async def ensure_open(self) -> None:
         """Before each use: reconnect if the connection was lost (a server
@@ -120,6 +137,10 @@ class SqliteConnection(Connection):
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.raw = conn
 
+    async def begin(self, check: Query | None = None) -> int:
+        await self.execute(self.dialect.begin)
+        return 0 if check is None else len(await self.execute_fetchall(check.sql, check.params))
+
     async def execute(self, sql: str, params: Params = ()) -> int:
         with _sqlite_constraints():
             cursor = await self.raw.execute(sql, params)
@@ -130,14 +151,17 @@ class SqliteConnection(Connection):
             return list(await self.raw.execute_fetchall(sql, params))
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        args = list(rows)
+        if not args:  # no trip to the connection's thread for nothing
+            return
         with _sqlite_constraints():
-            await self.raw.executemany(sql, rows)
+            await self.raw.executemany(sql, args)
 
     @staticmethod
     def one_of(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
         return f"{column} IN ({','.join('?' * len(values))})", list(values)
 
-    async def lock(self, name: str, *, shared: bool = False) -> None:
+    async def lock(self, name: str) -> None:
         # BEGIN IMMEDIATE took the database's one write lock already.
         return None
 
@@ -170,6 +194,15 @@ class PostgresConnection(Connection):
             log.warning("the connection to PostgreSQL was lost; connecting again")
             self.raw = await asyncpg.connect(self._url, timeout=self._timeout_s)
 
+    async def begin(self, check: Query | None = None) -> int:
+        if check is None:
+            await self.raw.execute(self.dialect.begin)
+            return 0
+        # One round trip for both: the simple protocol takes several statements
+        # at once, but no parameters, so the check's values are written in.
+        status = await self.raw.execute(f"{self.dialect.begin}; {inlined(check)}")
+        return _rowcount(status)
+
     async def execute(self, sql: str, params: Params = ()) -> int:
         with _pg_constraints():
             status = await self.raw.execute(numbered(sql), *params)
@@ -192,9 +225,8 @@ class PostgresConnection(Connection):
         # statement, stays the same however many values there are.
         return f"{column} = ANY(?)", [list(values)]
 
-    async def lock(self, name: str, *, shared: bool = False) -> None:
-        function = "pg_advisory_xact_lock_shared" if shared else "pg_advisory_xact_lock"
-        await self.raw.execute(f"SELECT {function}(hashtextextended($1, 0))", name)
+    async def lock(self, name: str) -> None:
+        await self.raw.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", name)
 
     @property
     def in_transaction(self) -> bool:
@@ -208,7 +240,22 @@ class PostgresConnection(Connection):
 @functools.lru_cache(maxsize=512)
 def numbered(sql: str) -> str:
     """`?` placeholders as PostgreSQL's `$1, $2, ...` (none inside quotes)."""
-    parts: list[str] = []
+    return "".join(f"${n}" if n else part for part, n in _placeholders(sql))
+
+
+def inlined(query: Query) -> str:
+    """A query with its values written in as PostgreSQL literals, for the
+    simple protocol. Only what a check needs: integers, texts and lists of them;
+    a text with a backslash or a NUL is refused rather than escaped."""
+    values = [_literal(value) for value in query.params]
+    parts = list(_placeholders(query.sql))
+    if sum(1 for _, n in parts if n) != len(values):
+        raise ValueError(f"{len(values)} values for the placeholders of {query.sql!r}")
+    return "".join(values[n - 1] if n else part for part, n in parts)
+
+
+def _placeholders(sql: str) -> Iterator[tuple[str, int]]:
+    """The query's characters, each `?` outside quotes numbered from 1 (others: 0)."""
     count = 0
     quote: str | None = None
     for char in sql:
@@ -219,10 +266,23 @@ def numbered(sql: str) -> str:
             quote = char
         elif char == "?":
             count += 1
-            parts.append(f"${count}")
+            yield char, count
             continue
-        parts.append(char)
-    return "".join(parts)
+        yield char, 0
+
+
+def _literal(value: object) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | str | list | tuple):
+        raise TypeError(f"no literal for {type(value).__name__} values")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        if "\\" in value or "\0" in value:
+            raise ValueError(f"refusing to write {value!r} in as a literal")
+        return "'" + value.replace("'", "''") + "'"
+    if not value:
+        raise ValueError("no literal for an empty list: its type is unknown")
+    return f"ARRAY[{', '.join(map(_literal, value))}]"
 
 
 def _rowcount(status: str) -> int:

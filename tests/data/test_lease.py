@@ -150,6 +150,27 @@ async def test_a_takeover_waits_until_the_old_holders_write_is_done(
     await keeper.stop()
 
 
+async def test_a_write_waiting_for_a_takeover_in_flight_is_refused_once_it_lands(
+    db: Database, second: Database
+) -> None:
+    """The fence reads the lease as a takeover that committed while it waited
+    left it, not as it stood when its own statement began (one statement locks
+    and reads): a takeover by any means, not only through `acquire`."""
+    lost: list[LeaseLost] = []
+    keeper = LeaseKeeper(db, lost.append, heartbeat=timedelta(hours=1))
+    await keeper.start()
+    async with second.transaction() as conn:  # a takeover in flight
+        await conn.execute("UPDATE leases SET owner = 'thief:1:1'")
+        writing = asyncio.create_task(set_meta(db, "k", "stale"))
+        await asyncio.sleep(0.3)
+        assert not writing.done()  # the fenced write waits for the takeover's end
+    with pytest.raises(LeaseLost):
+        await writing
+    assert await get_meta(second, "k") is None
+    assert [x.taker for x in lost] == ["thief:1:1"]
+    await keeper.stop()
+
+
 async def test_a_keeper_that_stops_cleanly_gives_the_lease_up(db: Database) -> None:
     keeper = LeaseKeeper(db, lambda lost: None)
     await keeper.start()

@@ -6,12 +6,48 @@ import pytest
 
 from data.db import Database
 from data.errors import ConstraintError
-from data.sql import numbered
+from data.meta import get_meta, set_meta
+from data.sql import Connection, Query, inlined, numbered
 
 
 def test_placeholders_are_numbered_outside_quotes() -> None:
     assert numbered("SELECT ? , '?', \"a?\" FROM t WHERE x IN (?, ?)") == (
         "SELECT $1 , '?', \"a?\" FROM t WHERE x IN ($2, $3)")
+
+
+def test_values_are_written_in_as_literals_or_refused() -> None:
+    query = Query("SELECT ?, '?' WHERE k = ANY(?) AND n = ?", ["it's", ["a", "b"], 7])
+    assert inlined(query) == "SELECT 'it''s', '?' WHERE k = ANY(ARRAY['a', 'b']) AND n = 7"
+    bad: object
+    for bad in ("a\\b", "a\0b", True, 1.5, [], None):
+        with pytest.raises((TypeError, ValueError)):
+            inlined(Query("SELECT ?", [bad]))
+    with pytest.raises(ValueError):
+        inlined(Query("SELECT ?, ?", [1]))
+
+
+async def test_a_fence_checks_each_write_with_its_begin_and_may_refuse_it(
+        db: Database) -> None:
+    await set_meta(db, "it's", "1")
+    await set_meta(db, "b", "2")
+    found: list[int] = []
+
+    class Fence:
+        def query(self, conn: Connection) -> Query:
+            where, params = conn.one_of("key", ["it's", "b", "zz"])
+            return Query(f"SELECT key FROM bot_meta WHERE {where} AND value <> ?",
+                         [*params, "2"])
+
+        async def verdict(self, conn: Connection, rows: int) -> None:
+            found.append(rows)
+            if rows:
+                raise LookupError("refused")
+
+    db.fence = Fence()
+    with pytest.raises(LookupError):
+        await set_meta(db, "c", "3")
+    db.fence = None
+    assert found == [1] and await get_meta(db, "c") is None
 
 
 async def test_one_query_text_runs_on_either_backend(db: Database) -> None:
