@@ -94,12 +94,23 @@ async def test_idle_panels_wait_past_capacity_and_follow_later(
     async with open_world(tmp_path) as world:
         bot = world.bot
         assert bot is not None
-        # Seats: anna, bram, the computer: after bram's card the computer is on turn.
+        # Three seats: anna, bram and a computer.
         table = await open_private_table(world, guests=("bram",), bots=("normal",))
         await start(world)
         bram = world.seat("bram")
-        await world.drive(careful, lambda t: t.game is not None and t.game.phase is Phase.PLAY
-                          and list(t.game.waiting().seats) == [bram])
+        anna = world.seat("anna")
+        computer = ({0, 1, 2} - {anna, bram}).pop()
+
+        def computer_next(t: Any) -> bool:
+            # Whoever led, the computer plays after bram in this trick: anna,
+            # still in the round with a hand to show, has nothing to decide
+            # once bram's card is down.
+            game = t.game
+            return (game is not None and game.phase is Phase.PLAY
+                    and list(game.waiting().seats) == [bram] and game.in_round[anna]
+                    and game.in_round[computer] and not game.played[computer])
+
+        await world.drive(careful, computer_next)
         anna_panel, bram_panel = await world.panel("anna"), await world.panel("bram")
         assert anna_panel is not None and bram_panel is not None
         # The computer thinks until told: nothing else changes at the table.
