@@ -103,7 +103,7 @@ class LeaseLost(DataError):
     """Another process took over this process's lease: it must stop at once."""
 
     def __init__(self, resource: str, owner: str, taker: str | None) -> None:
-        by = f"to {taker}" if taker else "(the lease row is gone)"
+        by = f"to {taker}" if taker else "(its row is gone: taken over under another name)"
         super().__init__(
             f"this process ({owner}) lost the lease of {describe(resource)} {by}; it stops "
             "saving and exits so that two processes never act on the same tables"
@@ -184,10 +184,17 @@ async def acquire(
             f"SELECT * FROM leases ORDER BY resource{conn.dialect.update_rows}")
         others = [held for held in map(_lease, rows) if held.owner != owner]
         moment = now()
-        for held in others:
-            live = not held.lapsed(moment) and not owner_is_gone(held.owner)
-            if live and any(conflicts(mine, held.resource) for mine in resources):
+        ousted = [held for held in others
+                  if any(conflicts(mine, held.resource) for mine in resources)]
+        for held in ousted:
+            if not held.lapsed(moment) and not owner_is_gone(held.owner):
                 raise LeaseHeld(held, moment, db.name)
+        # A lease of another name over the same guilds ('database' and shards,
+        # or shards of another count) goes with the takeover: left in place, it
+        # would still pass its old holder's fence and heartbeat.
+        await conn.executemany("DELETE FROM leases WHERE resource = ? AND owner = ?",
+                               [(held.resource, held.owner) for held in ousted
+                                if held.resource not in resources])
         taken = [Lease(resource, owner, moment, moment, moment + ttl) for resource in resources]
         await conn.executemany(
             "INSERT INTO leases (resource, owner, acquired_at, heartbeat_at, expires_at) "
@@ -197,10 +204,9 @@ async def acquire(
             [(t.resource, owner, to_db(moment), to_db(moment), to_db(t.expires_at))
              for t in taken],
         )
-    for held in others:
-        if held.resource in resources:
-            log.warning("took over the lease of %s from %s (%s)", describe(held.resource),
-                        held.owner, "lapsed" if held.lapsed(moment) else "its process is gone")
+    for held in ousted:
+        log.warning("took over the lease of %s from %s (%s)", describe(held.resource),
+                    held.owner, "lapsed" if held.lapsed(moment) else "its process is gone")
     return taken[0]
 
 

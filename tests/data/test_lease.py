@@ -284,3 +284,32 @@ async def test_a_keeper_renews_every_shard_it_holds(db: Database, second: Databa
     await keeper.stop()
     for resource in (SHARD_0, SHARD_1):
         assert await lease.holder(second, resource) is None
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    (("database",), ("shard:0/2",)),  # an unsharded process replaced by a cluster
+    (("shard:0/2", "shard:1/2"), ("database",)),  # and back
+    (("shard:1/2",), ("shard:1/4",)),  # another shard count: its guilds overlap
+])
+async def test_a_takeover_under_another_name_fences_the_old_holder_out(
+    db: Database, second: Database, old: tuple[str, ...], new: tuple[str, ...]
+) -> None:
+    await lease.acquire(db, ELSEWHERE, resources=old, now=at(0))
+    await lease.acquire(second, "new:1:1", resources=new, now=at(31))  # lapsed: taken over
+    with pytest.raises(LeaseLost):  # its heartbeat learns of it
+        await lease.renew(db, ELSEWHERE, resources=old, now=at(32))
+    async with db.transaction() as conn:  # and its writes are refused
+        with pytest.raises(LeaseLost):
+            await lease.check(conn, old, ELSEWHERE)
+    async with second.read() as conn:
+        owners = {row[0] for row in await conn.execute_fetchall("SELECT owner FROM leases")}
+    assert owners == {"new:1:1"}
+
+
+async def test_a_lapsed_lease_of_other_guilds_stays_where_it_is(
+    db: Database, second: Database
+) -> None:
+    await lease.acquire(db, ELSEWHERE, resources=(SHARD_1,), now=at(0))
+    await lease.acquire(second, "new:1:1", resources=(SHARD_0,), now=at(31))
+    held = await lease.holder(second, SHARD_1)
+    assert held is not None and held.owner == ELSEWHERE  # its process may yet come back
