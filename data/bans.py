@@ -70,6 +70,9 @@ async def record_forfeit_in(conn: Connection, forfeit: Forfeit) -> ForfeitOutcom
     again, so one bad week gives one ban, lifted or not.
     """
     guild_id, user_id, at = forfeit.guild_id, forfeit.user_id, forfeit.at
+    # Forfeits of one person saved at once are counted one after the other:
+    # each sees the others, so the third bans once, not twice or never.
+    await conn.lock(f"forfeits:{guild_id}:{user_id}")
     inserted = await conn.execute(
         "INSERT INTO forfeits (game_id, guild_id, user_id, kind, at) VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (game_id, user_id) DO NOTHING",

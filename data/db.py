@@ -1,9 +1,14 @@
-"""The database connection: opening, PRAGMAs, migrations and transactions.
+"""The database connections: opening, PRAGMAs, migrations and transactions.
 
-One connection serves the whole bot: an SQLite file through aiosqlite, or a
-PostgreSQL database through asyncpg when given a `postgresql://` URL
-(data/sql.py holds the differences). An asyncio lock serialises its use, so
-a reader never sees another coroutine's half-done transaction.
+An SQLite file is served by one connection (aiosqlite), used by one
+coroutine at a time: SQLite has one writer anyway, and a reader never sees
+another coroutine's half-done transaction. A PostgreSQL database (asyncpg,
+given a `postgresql://` URL; data/sql.py holds the differences) is served by
+a small pool, opened as needed up to `POOL_SIZE`, so one transaction's round
+trips and commit no longer hold up all the others. Each connection serves
+one coroutine at a time; the few writes that read what another transaction
+may change at once take row or advisory locks (`Dialect.share_rows`,
+`Connection.lock`), which SQLite's single writer makes needless.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -34,6 +39,10 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PATH = "data/toep.sqlite3"
 DEFAULT_BUSY_TIMEOUT_MS = 5000
+# PostgreSQL connections per process at most: each holds a server process.
+# A few let the group commit (data/group_commit.py) flush while a lobby's
+# transaction runs; more would only wait for the same two cores.
+POOL_SIZE = 4
 _WAL_RETRY_S = 0.05
 _CORRUPT_CODES = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
 T = TypeVar("T")
@@ -54,10 +63,19 @@ class Fence(Protocol):
 class Database:
     """An open database. Use `transaction()` to write and `read()` to read."""
 
-    def __init__(self, conn: Connection, name: str, path: Path | None = None) -> None:
-        self._conn = conn
-        self._lock = asyncio.Lock()
-        self._owner: asyncio.Task[Any] | None = None
+    def __init__(self, conn: Connection, name: str, path: Path | None = None,
+                 more: Callable[[], Awaitable[Connection]] | None = None,
+                 size: int = 1) -> None:
+        """`conn`, and up to `size` connections in all, the others opened by
+        `more` when every open one is in use."""
+        if size < 1 or (size > 1 and more is None):
+            raise ValueError(f"a pool of {size} connections needs a way to open them")
+        self._idle = [conn]
+        self._open = [conn]
+        self._more = more
+        self._slots = asyncio.Semaphore(size)
+        self._size = size
+        self._holders: set[asyncio.Task[Any]] = set()  # each holds a connection
         self._path = path
         self.name = name  # the file, or the URL without its password: for messages
         self.dialect = conn.dialect
@@ -75,63 +93,83 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         """BEGIN (IMMEDIATE on SQLite) ... COMMIT; any exception rolls back and propagates."""
-        async with self._hold():
+        async with self._hold() as conn:
             try:
                 # Like COMMIT, BEGIN runs to its end even if the caller is
-                # cancelled meanwhile; then it is rolled back, so the lock is
-                # never released with the connection inside a transaction.
+                # cancelled meanwhile; then it is rolled back, so the connection
+                # is never handed back inside a transaction.
                 fence = self.fence
-                found = await self._finish(self._conn.begin(
-                    None if fence is None else fence.query(self._conn)))
+                found = await self._finish(conn.begin(
+                    None if fence is None else fence.query(conn)))
             except BaseException:
-                await self._rollback()
+                await self._rollback(conn)
                 raise
             try:
                 if fence is not None:
-                    await fence.verdict(self._conn, found)
-                yield self._conn
+                    await fence.verdict(conn, found)
+                yield conn
             except BaseException:
-                await self._rollback()
+                await self._rollback(conn)
                 raise
-            await self._finish(self._conn.execute("COMMIT"))
+            await self._finish(conn.execute("COMMIT"))
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
         """Exclusive use of the connection for reads; sees only committed data."""
-        async with self._hold():
-            yield self._conn
+        async with self._hold() as conn:
+            yield conn
 
     async def pragma(self, name: str) -> Any:
         """The value of a PRAGMA (name from a fixed set: tests and diagnostics)."""
         if name not in {"journal_mode", "synchronous", "foreign_keys", "busy_timeout"}:
             raise ValueError(f"unknown pragma {name!r}")
-        if not isinstance(self._conn, SqliteConnection):
+        if not isinstance(self._open[0], SqliteConnection):
             raise DataError(f"{self.name} has no PRAGMAs: it is not SQLite")
         async with self.read() as conn:
             rows = list(await conn.execute_fetchall(f"PRAGMA {name}"))
         return rows[0][0]
 
     async def close(self) -> None:
-        async with self._lock:
-            await self._conn.close()
+        """Close every connection, once each is handed back."""
+        for _ in range(self._size):
+            await self._slots.acquire()
+        try:
+            for conn in self._open:
+                await conn.close()
+        finally:
+            for _ in range(self._size):
+                self._slots.release()
 
     @asynccontextmanager
-    async def _hold(self) -> AsyncIterator[None]:
+    async def _hold(self) -> AsyncIterator[Connection]:
         task = asyncio.current_task()
-        if task is not None and task is self._owner:
-            # asyncio.Lock is not reentrant: waiting would deadlock this task.
+        if task is not None and task in self._holders:
+            # Waiting for a second connection could deadlock this task (with
+            # every other one held by tasks that wait for it), and its two
+            # transactions would not see each other.
             raise TransactionError("nested use of the database in one task")
-        async with self._lock:
-            self._owner = task
+        async with self._slots:
+            conn = self._idle.pop() if self._idle else await self._open_another()
+            if task is not None:
+                self._holders.add(task)
             try:
-                await self._conn.ensure_open()
-                yield
+                await conn.ensure_open()
+                yield conn
             finally:
-                self._owner = None
+                if task is not None:
+                    self._holders.discard(task)
+                self._idle.append(conn)
+
+    async def _open_another(self) -> Connection:
+        # Only with a free slot and no idle connection: fewer than `size` are open.
+        assert self._more is not None
+        conn = await self._more()
+        self._open.append(conn)
+        return conn
 
     async def _finish(self, work: Awaitable[T]) -> T:
-        # A cancelled caller must not release the lock while COMMIT is still
-        # queued on the connection's thread: let it run to its end.
+        # A cancelled caller must not hand the connection back while COMMIT is
+        # still queued on it: let it run to its end.
         pending = asyncio.ensure_future(work)
         try:
             return await asyncio.shield(pending)
@@ -139,9 +177,9 @@ class Database:
             await pending
             raise
 
-    async def _rollback(self) -> None:
-        if self._conn.in_transaction:
-            await self._finish(self._conn.execute("ROLLBACK"))
+    async def _rollback(self, conn: Connection) -> None:
+        if conn.in_transaction:
+            await self._finish(conn.execute("ROLLBACK"))
 
 
 async def connect(
@@ -178,8 +216,9 @@ async def connect(
 
 
 async def connect_postgres(url: str, *, migrations_dir: Path | None = None,
-                           timeout_s: float = 10) -> Database:
-    """Open the PostgreSQL database at `url` and bring its schema up to date."""
+                           timeout_s: float = 10, pool_size: int = POOL_SIZE) -> Database:
+    """Open the PostgreSQL database at `url` and bring its schema up to date;
+    up to `pool_size` connections serve it, the others opened when needed."""
     name = shown_url(url)
     try:
         conn = await PostgresConnection.open(url, timeout_s)
@@ -192,7 +231,11 @@ async def connect_postgres(url: str, *, migrations_dir: Path | None = None,
         await conn.close()
         raise
     log.info("database %s open", name)
-    return Database(conn, name)
+
+    async def more() -> Connection:
+        return await PostgresConnection.open(url, timeout_s)
+
+    return Database(conn, name, more=more, size=pool_size)
 
 
 async def _migrate(conn: Connection, migrations_dir: Path | None) -> None:

@@ -90,7 +90,8 @@ async def insert_log(
 
 
 async def require_playing(conn: Connection, game_id: int) -> None:
-    rows = list(await conn.execute_fetchall("SELECT status FROM games WHERE id = ?", (game_id,)))
+    rows = list(await conn.execute_fetchall(
+        f"SELECT status FROM games WHERE id = ?{conn.dialect.share_rows}", (game_id,)))
     if not rows:
         raise NotFoundError(f"no game {game_id}")
     if rows[0][0] != "playing":

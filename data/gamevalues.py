@@ -131,10 +131,11 @@ def seat_from_row(row: Row) -> Seat:
     )
 
 
-async def fetch_game(conn: Connection, game_id: int) -> Game:
-    rows = list(
-        await conn.execute_fetchall(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-    )
+async def fetch_game(conn: Connection, game_id: int, lock: str = "") -> Game:
+    """The game's row; `lock` (a `Dialect` row lock) keeps it as read until
+    the transaction ends."""
+    rows = list(await conn.execute_fetchall(
+        f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?{lock}", (game_id,)))
     if not rows:
         raise NotFoundError(f"no game {game_id}")
     return game_from_row(rows[0])
@@ -143,8 +144,10 @@ async def fetch_game(conn: Connection, game_id: int) -> Game:
 async def require_status(
     conn: Connection, game_id: int, allowed: Sequence[GameStatus]
 ) -> Game:
-    """The game, if its status is one of `allowed`; otherwise a clear error."""
-    game = await fetch_game(conn, game_id)
+    """The game, if its status is one of `allowed`; otherwise a clear error.
+    Inside a write transaction: the row stays so until it ends (another
+    connection's change of status waits, or is read once it committed)."""
+    game = await fetch_game(conn, game_id, conn.dialect.update_rows)
     if game.status not in allowed:
         raise GameStateError(f"game {game_id} is {game.status}, not {' or '.join(allowed)}")
     return game

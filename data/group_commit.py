@@ -145,13 +145,15 @@ async def _log_ends(conn: Connection, ids: list[int]
 
     Each log's end is its own subquery: both databases find MAX(n) of one game
     at the end of the primary key (game_id, n) at once, where a grouped MAX over
-    all the batch's games read every row they ever logged."""
+    all the batch's games read every row they ever logged. The games' rows
+    stay as read until the commit: a game finished meanwhile on another
+    connection takes no more entries (locked in one order: no deadlock)."""
     where, params = conn.one_of("g.id", ids)
     rows = await conn.execute_fetchall(
         "SELECT g.id, g.status,"
         " (SELECT MAX(n) FROM game_events WHERE game_id = g.id),"
         " (SELECT MAX(n) FROM game_deals WHERE game_id = g.id)"
-        f" FROM games AS g WHERE {where}", params)
+        f" FROM games AS g WHERE {where} ORDER BY g.id{conn.dialect.share_rows}", params)
     status = {row[0]: row[1] for row in rows}
     next_event = {row[0]: _after(row[2]) for row in rows}
     next_deal = {row[0]: _after(row[3]) for row in rows}

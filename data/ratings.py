@@ -58,6 +58,9 @@ async def update_ratings(
     users = sorted(places)
     if len(users) < 2:
         return []  # nobody to be measured against
+    # Two games of the same people finishing at once: the second rates from
+    # the first's result, never from what both read before either wrote.
+    await conn.lock(f"ratings:{guild_id}")
     before = [await _current(conn, guild_id, user) for user in users]
     after = rate(before, [places[user] for user in users])
     await conn.executemany(

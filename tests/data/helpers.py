@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from data.db import Database
 from data.games import Game, Seat, SeatResult, create_game, start_game
@@ -77,3 +79,22 @@ async def finished(
     when = NOW + timedelta(minutes=minutes)
     await finish_game(db, game.id, results_by_place(places), deltas, rated, when)
     return game
+
+
+async def until_blocked(db: Database, other: asyncio.Task[Any]) -> None:
+    """Wait until `other` waits for a lock held by this test's open transaction.
+
+    On PostgreSQL, `other` runs on a connection of its own and waits inside the
+    server (a lock not granted). SQLite has one connection, which `other` can
+    only wait for: a few turns of the loop bring it there."""
+    if db.dialect.name != "postgresql":
+        for _ in range(20):
+            await asyncio.sleep(0)
+        return
+    async def waiting() -> int:  # a task of its own: this one holds a connection
+        async with db.read() as conn:
+            rows = await conn.execute_fetchall("SELECT COUNT(*) FROM pg_locks WHERE NOT granted")
+        return int(rows[0][0])
+
+    while not other.done() and not await asyncio.create_task(waiting()):
+        await asyncio.sleep(0.01)

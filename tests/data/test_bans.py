@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta
 
 from data.bans import (
+    Forfeit,
     ForfeitKind,
     ForfeitOutcome,
     active_ban,
@@ -12,9 +14,10 @@ from data.bans import (
     lift_ban,
     list_bans,
     record_forfeit,
+    record_forfeit_in,
 )
 from data.db import Database
-from tests.data.helpers import GUILD, NOW, playing
+from tests.data.helpers import GUILD, NOW, playing, until_blocked
 
 USER = 1
 DAY = timedelta(days=1)
@@ -107,3 +110,18 @@ async def test_forfeits_in_window(db: Database) -> None:
         (NOW + 9 * DAY, "timeout"),
     ]
     assert len(await forfeits_in_window(db, GUILD, USER, NOW + 9 * DAY, days=30)) == 4
+
+
+async def test_forfeits_saved_at_once_ban_once(db: Database) -> None:
+    await forfeit(db, NOW)
+    await forfeit(db, NOW + DAY)
+    third, fourth = await playing(db, (USER, 99)), await playing(db, (USER, 98))
+    async with db.transaction() as conn:  # the third, not yet committed
+        banned = await record_forfeit_in(conn, Forfeit(third.id, GUILD, USER, "timeout",
+                                                       NOW + 2 * DAY))
+        other = asyncio.create_task(record_forfeit(
+            db, game_id=fourth.id, guild_id=GUILD, user_id=USER, kind="walkout",
+            at=NOW + 2 * DAY + timedelta(minutes=1)))
+        await until_blocked(db, other)
+    assert banned.ban is not None and (await other).ban is None
+    assert len(await list_bans(db, GUILD, NOW + 3 * DAY)) == 1

@@ -210,7 +210,7 @@ async def test_cancelled_transactions_leave_the_connection_usable(db: Database) 
         # The task owns the connection from just before its BEGIN: cancel it
         # while that BEGIN is queued on the connection's thread.
         for _ in range(10_000):
-            if db._owner is task:
+            if task in db._holders:
                 break
             await asyncio.sleep(0)
         task.cancel()
@@ -250,3 +250,36 @@ async def test_the_wal_switch_gives_up_after_the_busy_timeout() -> None:
     with pytest.raises(sqlite3.OperationalError):
         await db_module._switch_to_wal(conn, busy_timeout_ms=120)  # type: ignore[arg-type]
     assert conn.asked >= 2
+
+
+async def test_postgres_serves_transactions_at_once_on_a_few_connections(pg_url: str) -> None:
+    db = await connect(pg_url)
+    held = asyncio.Event()
+    release = asyncio.Event()
+
+    async def hold(key: str = "held") -> None:
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES (?, 'x')", (key,))
+            held.set()
+            await release.wait()
+
+    async def hold_not(key: str) -> None:
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES (?, 'x')", (key,))
+
+    holder = asyncio.create_task(hold())
+    await held.wait()
+    await asyncio.wait_for(hold_not("other"), 10)  # not held up by the open one
+    assert len(db._open) == 2  # opened when needed, not before
+    release.set()
+    await holder
+    many = [asyncio.create_task(hold(f"k{n}")) for n in range(db_module.POOL_SIZE + 2)]
+    release.clear()
+    await asyncio.sleep(0.2)
+    assert len(db._open) == db_module.POOL_SIZE  # never more
+    release.set()
+    await asyncio.gather(*many)
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall("SELECT COUNT(*) FROM bot_meta")
+    assert rows[0][0] == 2 + db_module.POOL_SIZE + 2
+    await db.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -20,12 +21,22 @@ from data.games import (
     load_game,
     load_unfinished,
     remove_invite,
+    require_status,
     set_message,
     set_rules,
     start_game,
     update_lobby_seats,
 )
-from tests.data.helpers import CHANNEL, DEAL, GUILD, NOW, human_seats, lobby, playing
+from tests.data.helpers import (
+    CHANNEL,
+    DEAL,
+    GUILD,
+    NOW,
+    human_seats,
+    lobby,
+    playing,
+    until_blocked,
+)
 
 
 async def test_create_and_load_a_lobby(db: Database) -> None:
@@ -179,3 +190,14 @@ async def test_a_channel_holds_one_open_table(db: Database) -> None:
     again = await create_game(db, guild_id=GUILD, channel_id=CHANNEL, host_id=2, public=True,
                               rules={}, seed=2, now=NOW)
     assert again.status == "lobby"
+
+
+async def test_a_lobby_cancelled_meanwhile_cannot_be_cancelled_again(db: Database) -> None:
+    game = await lobby(db)
+    async with db.transaction() as conn:  # cancelled, not yet committed
+        await require_status(conn, game.id, ("lobby",))
+        await conn.execute("UPDATE games SET status = 'cancelled' WHERE id = ?", (game.id,))
+        again = asyncio.create_task(cancel_game(db, game.id, NOW))
+        await until_blocked(db, again)
+    with pytest.raises(GameStateError, match="is cancelled"):
+        await again

@@ -14,7 +14,7 @@ from data.db import Database, connect
 from data.errors import GameStateError, LogOrderError
 from data.games import cancel_game, end_game, load_game
 from data.group_commit import LogWriter
-from tests.data.helpers import GUILD, NOW, lobby, playing
+from tests.data.helpers import GUILD, NOW, lobby, playing, until_blocked
 from tests.pg_server import PgServer
 
 
@@ -148,3 +148,17 @@ async def test_a_lost_postgres_connection_is_made_again_for_the_next_save(
     assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
         "the connection to PostgreSQL was lost; connecting again"]
     await db.close()
+
+
+async def test_an_append_waits_for_a_game_finishing_meanwhile_and_is_refused(
+    db: Database
+) -> None:
+    game = await playing(db)
+    writer = LogWriter(db)
+    async with db.transaction() as conn:  # ended, not yet committed
+        await conn.execute("UPDATE games SET status = 'ended' WHERE id = ?", (game.id,))
+        append = asyncio.create_task(writer.append(game.id, 0, _events(0, 1), 0, []))
+        await until_blocked(db, append)
+    with pytest.raises(GameStateError):
+        await append
+    assert not (await load_game(db, game.id)).events

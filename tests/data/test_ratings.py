@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from data.ratings import DEFAULT_RATING, Rating, rate
+from data.db import Database
+from data.ratings import DEFAULT_RATING, Rating, RatingChange, rate, update_ratings
+from tests.data.helpers import GUILD, until_blocked
 
 
 def test_winner_rises_loser_falls() -> None:
@@ -31,3 +35,19 @@ def test_upset_moves_more_than_expected_result() -> None:
 def test_ordinal() -> None:
     assert Rating(30.0, 2.0).ordinal == pytest.approx(24.0)
     assert DEFAULT_RATING.ordinal == pytest.approx(0.0)
+
+
+async def _rated(db: Database, places: dict[int, int]) -> list[RatingChange]:
+    async with db.transaction() as conn:
+        return await update_ratings(conn, GUILD, places)
+
+
+async def test_games_finishing_at_once_rate_the_second_from_the_first(db: Database) -> None:
+    async with db.transaction() as conn:  # the first, not yet committed
+        first = await update_ratings(conn, GUILD, {1: 1, 2: 2})
+        second = asyncio.create_task(_rated(db, {1: 2, 2: 1}))
+        await until_blocked(db, second)
+    assert [change.before for change in await second] == [change.after for change in first]
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall("SELECT rated_games FROM player_stats")
+    assert [row[0] for row in rows] == [2, 2]
