@@ -18,10 +18,14 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
 run: $(VENV)/.runtime
 	$(PY) bot.py
 
+# Three test processes on two cores: most tests wait on sockets and clocks
+# (the fake Discord, a PostgreSQL server each), not on the CPU.
+TEST_WORKERS ?= 3
+
 test: $(VENV)/.dev
 	$(PY) -m ruff check .
 	$(PY) -m mypy
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS)
 
 lint: $(VENV)/.dev
 	$(PY) -m ruff check .

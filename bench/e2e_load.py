@@ -778,7 +778,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         for cluster in range(options.clusters) if options.clustered else [None]:
             path = options.profile.with_name(
                 options.profile.name + ("" if cluster is None else f".{cluster}"))
-            print(f"{path}:\n{_profile_summary(path)}", file=sys.stderr)
+            summary = (_profile_summary(path) if path.exists()
+                       else "no profile: the bot's process did not end by itself")
+            print(f"{path}:\n{summary}", file=sys.stderr)
     print_result(result, as_json)
 
 

@@ -227,7 +227,8 @@ class Presenter:
             if self.client.is_closed():
                 return  # shutting down: the restart shows the table from its saved state
             try:
-                await work()
+                async with self.load.slots.hold():  # past capacity, edits take turns
+                    await work()
                 lane.failures = 0
                 delay = None
             except Exception as err:

@@ -227,8 +227,11 @@ class TableCog(commands.Cog):
         if on_panel:
             self.bot.presenter.register_panel(table.id, interaction.user.id, interaction, lang)
         try:
-            await self._dispatch(table, button.verb, button.arg, button.card, button.stamp,
-                                 interaction.user)
+            # Acknowledged already: past capacity the move waits its turn
+            # (tables/slots.py), and later clicks are acknowledged meanwhile.
+            async with self.bot.load.slots.hold():
+                await self._dispatch(table, button.verb, button.arg, button.card,
+                                     button.stamp, interaction.user)
         except Refusal as err:
             names = names_of(table.snapshot())
             await interaction.followup.send(refusal_text(err, lang, names), ephemeral=True)

@@ -8,7 +8,10 @@ measure, needs no knowledge of what runs, and rises with any kind of work.
 The smoothed lag sets a level; each level sheds one more kind of optional work
 (`shedding`), in this order: longer gaps between table-message edits, hand
 panels nobody needs right now, turn pings, slate pictures. Game moves, clocks
-and saves are never shed, and when the lag falls everything returns.
+and saves are never shed, and when the lag falls everything returns. From the
+first level on, the work after a click's acknowledgement and every edit take
+turns in fewer and fewer slots (tables/slots.py): the acknowledgements of new
+clicks no longer queue behind them.
 
 For the operator: a line at INFO at most once a REPORT_EVERY while the lag is
 above the first threshold, a WARNING (as rarely) while the process stays past
@@ -25,6 +28,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
+
+from tables.slots import Slots
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +55,10 @@ class Level(IntEnum):
 THRESHOLDS = {Level.BUSY: 0.05, Level.STRAINED: 0.1, Level.OVERLOADED: 0.2,
               Level.SATURATED: 0.4}
 PAST_CAPACITY = Level.OVERLOADED  # sustained this long: the operator is warned
+# Moves and edits running at once, by level: few enough that the loop's queue
+# stays short, enough that the database's group commit still gathers a batch.
+AT_ONCE: dict[Level, int | None] = {Level.NORMAL: None, Level.BUSY: 48, Level.STRAINED: 24,
+                                    Level.OVERLOADED: 12, Level.SATURATED: 6}
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,7 @@ class Shedding:
     idle_panels: bool  # refresh hand panels whose person has nothing to do now
     pings: bool  # post a turn ping
     pictures: bool  # render slate pictures
+    at_once: int | None  # moves and edits running at once (None: no limit)
 
 
 def shedding(level: Level) -> Shedding:
@@ -67,7 +77,8 @@ def shedding(level: Level) -> Shedding:
     intervals = {Level.NORMAL: EDIT_INTERVAL, Level.BUSY: 2.0, Level.STRAINED: 3.0,
                  Level.OVERLOADED: 4.0, Level.SATURATED: 5.0}
     return Shedding(edit_interval=intervals[level], idle_panels=level < Level.STRAINED,
-                    pings=level < Level.OVERLOADED, pictures=level < Level.SATURATED)
+                    pings=level < Level.OVERLOADED, pictures=level < Level.SATURATED,
+                    at_once=AT_ONCE[level])
 
 
 def level_for(lag: float, current: Level = Level.NORMAL) -> Level:
@@ -102,6 +113,8 @@ class LoadGauge:
         self._warned = False  # a warning was logged in this stretch past capacity
         self._last_info = self._last_warning = float("-inf")
         self._task: asyncio.Task[None] | None = None
+        # The work after an acknowledgement and every edit hold one (tables/slots.py).
+        self.slots = Slots(lambda: self.shedding.at_once)
 
     @property
     def level(self) -> Level:
@@ -118,7 +131,10 @@ class LoadGauge:
         self._changed(before)
 
     def _changed(self, before: Level) -> None:
-        if self.level is not before and self.on_level is not None:
+        if self.level is before:
+            return
+        self.slots.reconsider()  # a lower level lets more in at once
+        if self.on_level is not None:
             self.on_level(self.level)
 
     def record(self, lag: float) -> None:
@@ -184,4 +200,6 @@ def _described(level: Level) -> str:
         parts.append("no turn pings")
     if not shed.pictures:
         parts.append("no slate pictures")
+    if shed.at_once is not None:
+        parts.append(f"{shed.at_once} moves and edits at once")
     return ", ".join(parts)

@@ -30,6 +30,12 @@ class Seen:
     opp_cards: int  # cards in the hands of the others still in the round
     after_me: int  # players still to play to this trick after this seat
     stake: int
+    seat: int = -1  # the deciding seat: its own card may be on the table
+
+
+def own_card_on_table(seen: Seen) -> int:
+    """The card this seat played to the trick on the table, or -1."""
+    return next((c for s, c in seen.table if s == seen.seat), -1)
 
 
 def seen_in_sim(sim: RoundSim, seat: int) -> Seen:
@@ -45,7 +51,8 @@ def seen_in_sim(sim: RoundSim, seat: int) -> Seen:
     for s in range(sim.n):
         if s != seat and sim.in_round[s] and not sim.played[s]:
             after += 1
-    return Seen(hand, sim.table, sim.tricks_left, FULL & ~own & ~sim.gone, opp, after, sim.stake)
+    return Seen(hand, sim.table, sim.tricks_left, FULL & ~own & ~sim.gone, opp, after, sim.stake,
+                seat)
 
 
 # --- which card ---------------------------------------------------------------------
@@ -113,9 +120,9 @@ def _free_of_higher(card: int, unknown: int, holders: int, n_unknown: int) -> fl
 def win_chance(seen: Seen) -> float:
     """A rough chance of winning the round from here."""
     hand = seen.hand
-    if not hand:
-        return 0.0
     n_unknown = seen.unknown.bit_count()
+    if not hand:
+        return _played_last_chance(seen, n_unknown)
     if seen.tricks_left == 1:
         card = hand[0]
         if seen.table:
@@ -129,6 +136,19 @@ def win_chance(seen: Seen) -> float:
     high = sum(1 for c in hand if c & 7 >= 5)  # 8, 9, 10
     # A strong last card wins only if it can be played to a trick of its suit.
     return top * min(0.85, 0.45 + 0.15 * high) * (1.0 if keep & 7 >= 5 else 0.6)
+
+
+def _played_last_chance(seen: Seen, n_unknown: int) -> float:
+    """A seat whose last card is already on the table (it answers a toep of
+    someone still to play): the round is its if that card leads the trick and
+    no one still to play beats it. Read as no chance at all, the hard
+    player's play-outs folded such a card, so it bluff-toeped into a winning
+    card on the table, and a player who never folds took those rounds. Only
+    a `Seen` that names its seat reads this (the play-outs' do)."""
+    card = own_card_on_table(seen)
+    if card < 0 or seen.tricks_left != 1 or card != table_best(seen.table):
+        return 0.0
+    return _free_of_higher(card, seen.unknown, seen.after_me, n_unknown)
 
 
 # --- toep and answer ----------------------------------------------------------------------
