@@ -9,7 +9,7 @@ data.stats.finish_game.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +18,7 @@ from data.errors import ChannelBusyError, ConstraintError, NotFoundError
 from data.gameload import load_game, load_unfinished
 from data.gamelog import append_deals, append_events, insert_log
 from data.gamevalues import (
+    GAME_COLUMNS,
     OPEN_STATUSES,
     Game,
     GameStatus,
@@ -25,6 +26,7 @@ from data.gamevalues import (
     Seat,
     SeatResult,
     fetch_game,
+    game_from_row,
     require_status,
 )
 from data.jsonutil import dump_object
@@ -55,7 +57,7 @@ async def create_game(
         try:
             rows = await conn.execute_fetchall(
                 "INSERT INTO games (guild_id, channel_id, host_id, public, rules, seed,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                f" created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {GAME_COLUMNS}",
                 (guild_id, channel_id, host_id, public, dump_object(rules), seed, to_db(now)),
             )
         except ConstraintError as err:
@@ -63,10 +65,10 @@ async def create_game(
             if not any(name in str(err) for name in _ONE_OPEN_PER_CHANNEL):
                 raise
             raise ChannelBusyError(f"channel {channel_id} has an open table") from None
-        game_id = int(rows[0][0])
-        await _insert_seats(conn, game_id, seats)  # a new game: no seats to replace
-        await _insert_invites(conn, game_id, invites)
-        return await fetch_game(conn, game_id)
+        game = game_from_row(rows[0])
+        await _insert_seats(conn, game.id, seats)  # a new game: no seats to replace
+        await _insert_invites(conn, game.id, invites)
+        return game
 
 
 async def set_message(db: Database, game_id: int, message_id: int | None) -> None:
@@ -130,12 +132,11 @@ async def start_game(
     async with db.transaction() as conn:
         await require_status(conn, game_id, ("lobby",))
         await _write_seats(conn, game_id, seats)
-        await conn.execute(
-            "UPDATE games SET status = 'playing', first_leader = ?, started_at = ? WHERE id = ?",
-            (first_leader, to_db(now), game_id),
-        )
+        rows = await conn.execute_fetchall(
+            "UPDATE games SET status = 'playing', first_leader = ?, started_at = ? WHERE id = ?"
+            f" RETURNING {GAME_COLUMNS}", (first_leader, to_db(now), game_id))
         await insert_log(conn, "deals", game_id, 0, deals)
-        return await fetch_game(conn, game_id)
+        return game_from_row(rows[0])
 
 
 async def cancel_game(db: Database, game_id: int, now: datetime) -> None:
@@ -156,24 +157,22 @@ async def end_game(
 
 
 async def write_results(
-    conn: Connection, game_id: int, results: Sequence[SeatResult]
+    conn: Connection, game_id: int, results: Sequence[SeatResult],
+    seats: Collection[int] | None = None,
 ) -> None:
-    """Write final marks, places and forfeits of seats, inside the caller's transaction."""
-    for result in results:
-        changed = await conn.execute(
-            "UPDATE seats SET marks = ?, place = ?, forfeited = ?, forfeit_order = ?"
-            " WHERE game_id = ? AND seat = ?",
-            (
-                result.marks,
-                result.place,
-                result.forfeited,
-                result.forfeit_order,
-                game_id,
-                result.seat,
-            ),
-        )
-        if changed != 1:
-            raise NotFoundError(f"game {game_id} has no seat {result.seat}")
+    """Write final marks, places and forfeits of seats, inside the caller's
+    transaction; `seats`: the game's seat numbers, if the caller read them."""
+    if seats is None:
+        rows = await conn.execute_fetchall("SELECT seat FROM seats WHERE game_id = ?",
+                                           (game_id,))
+        seats = {row[0] for row in rows}
+    missing = [result.seat for result in results if result.seat not in seats]
+    if missing:  # checked first: one statement writes every seat
+        raise NotFoundError(f"game {game_id} has no seat {missing[0]}")
+    await conn.executemany(
+        "UPDATE seats SET marks = ?, place = ?, forfeited = ?, forfeit_order = ?"
+        " WHERE game_id = ? AND seat = ?",
+        [(r.marks, r.place, r.forfeited, r.forfeit_order, game_id, r.seat) for r in results])
 
 
 async def _write_seats(conn: Connection, game_id: int, seats: Sequence[Seat]) -> None:

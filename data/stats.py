@@ -77,7 +77,7 @@ async def finish_game(
         game = await require_status(conn, game_id, ("playing",))
         seats = await _human_seats(conn, game_id)
         _check_results(game_id, seats, seats_results, stats_deltas)
-        await write_results(conn, game_id, seats_results)
+        await write_results(conn, game_id, seats_results, seats)
         await conn.execute(
             "UPDATE games SET status = 'finished', rated = ?, finished_at = ? WHERE id = ?",
             (rated, to_db(now), game_id),
