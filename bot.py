@@ -110,7 +110,7 @@ class ToepBot(commands.Bot):
         await self._lease.start()
         self._presenter = Presenter(self, self._db, self.clock, self.load)
         deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config,
-                         self.reach)
+                         self.reach, self.load.slots)
         self._manager = TableManager(deps, shards=shards)
         await self.tree.set_translator(ToepTranslator())
         for extension in EXTENSIONS:
