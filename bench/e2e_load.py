@@ -35,8 +35,10 @@ Then each person plays like a person: press "My hand" on the table message,
 watch that ephemeral panel (the bot keeps it up to date), and when it shows an
 enabled game button, think for a moment (`--think`, uniform) and click the
 first of PREFERRED. After a click the person waits until the panel changes;
-if it stays the same for STALL seconds, or a click was refused, they press
-"My hand" again (`panel_reopens`).
+if it stays the same for STALL seconds after their click, or a click was
+refused, they press "My hand" again (`panel_reopens`). A panel with nothing
+to do (not their turn, folded, out of the game) they just watch: it follows
+the game without being asked.
 
 Figures (`--json` prints one object):
 
@@ -449,7 +451,8 @@ class Load:
         assert table is not None
         acted_on: tuple[int, str] | None = None  # (panel edits, custom_id) last clicked
         last: InteractionResult | None = None
-        seen, since = -1, time.monotonic()  # panel edits seen, and since when
+        seen = -1  # panel edits seen
+        clicked: float | None = None  # when a click still waits to show on the panel
         choice: str | None = None
         while table.open and self.left() > 0:
             panel = seat.panel
@@ -466,16 +469,14 @@ class Load:
                 except Unanswered:
                     continue  # "This interaction failed": try again
                 self.tally.panel_reopens += 1
-                message = res.message
-                seat.panel = message if (message is not None and message.ephemeral
-                                         and message.buttons()) else None
-                acted_on, seen, since = None, -1, time.monotonic()
+                seat.panel = res.message if _is_panel(res.message) else None
+                acted_on, seen, clicked = None, -1, None
                 if seat.panel is None:
                     await asyncio.sleep(0.5)
                 continue
             edits = len(panel.edits)
             if edits != seen:
-                seen, since = edits, time.monotonic()
+                seen, clicked = edits, None
                 choice = _choose(panel)  # look again only when the panel changed
             if choice is not None and (edits, choice) != acted_on:
                 low, high = self.o.think
@@ -494,9 +495,9 @@ class Load:
                     seat.panel = None
                     continue
                 self.tally.human_actions += 1
-                acted_on, since = (edits, choice), time.monotonic()
+                acted_on, clicked = (edits, choice), time.monotonic()
                 continue
-            if time.monotonic() - since > STALL:
+            if clicked is not None and time.monotonic() - clicked > STALL:
                 self.tally.stalls += 1
                 seat.panel = None  # unchanged too long: press "My hand" again
                 continue
@@ -525,6 +526,13 @@ def _verb(button: dict[str, Any]) -> tuple[str | None, str | None]:
     except ForgedId:
         return None, None
     return decoded.verb, decoded.arg
+
+
+def _is_panel(message: Message | None) -> bool:
+    """A hand panel: ephemeral, with its embed (and buttons while the seat has
+    cards); a refusal is a line of text."""
+    return message is not None and message.ephemeral and bool(
+        message.embeds or message.buttons())
 
 
 def _enabled(message: Message) -> list[dict[str, Any]]:

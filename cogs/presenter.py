@@ -90,6 +90,7 @@ class Lane:
     next_at: float = 0.0  # loop time before which it does not try
     failures: int = 0
     interval: Callable[[], float] = field(default=lambda: EDIT_INTERVAL)  # between updates
+    urgent: bool = False  # past capacity it goes before others (tables/slots.py)
 
 
 @dataclass
@@ -99,7 +100,8 @@ class Shown:
     snap: TableSnapshot | None = None
     updates: dict[int, SeatUpdate] = field(default_factory=dict)
     message_lane: Lane = field(default_factory=Lane)  # the table message and pings
-    panel_lane: Lane = field(default_factory=Lane)  # the hand panels
+    # The hand panels: the game goes on through them, so they go first.
+    panel_lane: Lane = field(default_factory=lambda: Lane(urgent=True))
     message_id: int | None = None
     posted_at: datetime | None = None
     ping_id: int | None = None
@@ -227,7 +229,7 @@ class Presenter:
             if self.client.is_closed():
                 return  # shutting down: the restart shows the table from its saved state
             try:
-                async with self.load.slots.hold():  # past capacity, edits take turns
+                async with self.load.slots.hold(lane.urgent):  # past capacity, in turn
                     await work()
                 lane.failures = 0
                 delay = None

@@ -229,7 +229,7 @@ class TableCog(commands.Cog):
         try:
             # Acknowledged already: past capacity the move waits its turn
             # (tables/slots.py), and later clicks are acknowledged meanwhile.
-            async with self.bot.load.slots.hold():
+            async with self.bot.load.slots.hold(urgent=True):
                 await self._dispatch(table, button.verb, button.arg, button.card,
                                      button.stamp, interaction.user)
         except Refusal as err:

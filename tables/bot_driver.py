@@ -23,6 +23,7 @@ from engine.silence import silent_answer
 from engine.views import seat_view
 from tables.clock import ClockSource
 from tables.log_safe import log_failure
+from tables.slots import Slots
 from tables.snapshot import SeatInfo
 from tables.table_clocks import TableClocks
 
@@ -58,8 +59,9 @@ class Driven(Protocol):
 
 class BotDriver:
     def __init__(self, table: Driven, table_id: int, clock: ClockSource, clocks: TableClocks,
-                 executor: Executor | None, pause: float) -> None:
+                 executor: Executor | None, pause: float, slots: Slots | None = None) -> None:
         self._table, self._id = table, table_id
+        self._slots = slots or Slots(lambda: None)  # past capacity, moves take turns
         self._clock, self._clocks = clock, clocks
         self._executor, self._pause = executor, pause
         self._bots: dict[int, Bot] = {}
@@ -107,7 +109,8 @@ class BotDriver:
         thought = (self._clock.now() - started).total_seconds()
         await self._clock.sleep(max(0.0, self._pause - thought))
         table = self._table
-        async with table.lock:
+        # The slot before the lock, as a click's move (tables/slots.py).
+        async with self._slots.hold(urgent=True), table.lock:
             game = table.live_game()
             if moment != table.moment or game is None:
                 return True  # the moment passed, or an outage began: look again

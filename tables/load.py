@@ -57,8 +57,8 @@ THRESHOLDS = {Level.BUSY: 0.05, Level.STRAINED: 0.1, Level.OVERLOADED: 0.2,
 PAST_CAPACITY = Level.OVERLOADED  # sustained this long: the operator is warned
 # Moves and edits running at once, by level: few enough that the loop's queue
 # stays short, enough that the database's group commit still gathers a batch.
-AT_ONCE: dict[Level, int | None] = {Level.NORMAL: None, Level.BUSY: 48, Level.STRAINED: 24,
-                                    Level.OVERLOADED: 12, Level.SATURATED: 6}
+AT_ONCE: dict[Level, int | None] = {Level.NORMAL: None, Level.BUSY: 64, Level.STRAINED: 32,
+                                    Level.OVERLOADED: 16, Level.SATURATED: 8}
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,7 @@ class Table:
         self.retries = Retries(row.id, deps.config.save_give_up, deps.clock, self.clocks)
         self.play = Play(self, self.journal, row.guild_id, deps.clock)
         self.driver = BotDriver(self, row.id, deps.clock, self.clocks, deps.executor,
-                                deps.config.bot_pause)
+                                deps.config.bot_pause, deps.slots)
 
     # --- reading --------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from data.group_commit import LogWriter
 from engine.events import Happening
 from tables.clock import ClockSource
 from tables.outage import Reach
+from tables.slots import Slots
 from tables.snapshot import SeatUpdate, TableSnapshot
 
 if TYPE_CHECKING:
@@ -50,6 +51,8 @@ class TableDeps:
     executor: Executor | None = None
     config: TableConfig = TableConfig()
     reach: Reach = field(default_factory=lambda: Reach(always=True))
+    # Past capacity moves take turns (tables/slots.py); no limit by default.
+    slots: Slots = field(default_factory=lambda: Slots(lambda: None))
     writer: LogWriter = field(init=False)
 
     def __post_init__(self) -> None:

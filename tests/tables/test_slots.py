@@ -13,12 +13,12 @@ from tables.slots import Slots
 class Job:
     """A job that holds a slot until told to finish."""
 
-    def __init__(self, slots: Slots, name: str, log: list[str]) -> None:
+    def __init__(self, slots: Slots, name: str, log: list[str], urgent: bool = False) -> None:
         self.done = asyncio.Event()
-        self.task = asyncio.create_task(self._run(slots, name, log))
+        self.task = asyncio.create_task(self._run(slots, name, log, urgent))
 
-    async def _run(self, slots: Slots, name: str, log: list[str]) -> None:
-        async with slots.hold():
+    async def _run(self, slots: Slots, name: str, log: list[str], urgent: bool) -> None:
+        async with slots.hold(urgent):
             log.append(name)
             await self.done.wait()
 
@@ -113,3 +113,25 @@ async def test_the_gauge_s_slots_shrink_with_the_load_and_open_when_it_falls() -
         job.done.set()
     await asyncio.gather(*(job.task for job in jobs))
     assert gauge.slots.busy == 0
+
+
+async def test_urgent_jobs_go_first_but_leave_one_slot_to_the_others() -> None:
+    slots, log = Slots(lambda: 2), list[str]()
+    holders = [Job(slots, name, log) for name in "ab"]
+    await settle()
+
+    edit = Job(slots, "edit", log)
+    move1, move2 = Job(slots, "move1", log, urgent=True), Job(slots, "move2", log, urgent=True)
+    await settle()
+    for holder in holders:
+        holder.done.set()
+    await settle()
+    # Two slots: one move goes first, one slot stays for the waiting edit.
+    assert log[2:] == ["move1", "edit"]
+    move1.done.set()
+    await settle()
+    assert log[-1] == "move2"
+    for other in (edit, move2):
+        other.done.set()
+    await asyncio.gather(*(j.task for j in (*holders, edit, move1, move2)))
+    assert slots.busy == 0
