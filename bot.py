@@ -17,7 +17,6 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import aiohttp
 import discord
 from discord.ext import commands
 from dotenv import load_dotenv
@@ -45,11 +44,6 @@ EXTENSIONS = ("cogs.table_cog", "cogs.leaderboard_cog", "cogs.stats_cog", "cogs.
               "cogs.learn_cog", "cogs.settings_cog", "cogs.bans_cog", "cogs.manage_cog",
               "cogs.help_cog", "cogs.connection_cog")
 MAX_RATELIMIT_WAIT = 30.0  # seconds; discord.py allows no less
-# Connections to Discord at once. discord.py's own default has no limit: in a
-# burst of clicks every request then opens a new TLS connection, and the
-# handshakes cost the event loop more than the requests. Kept-alive
-# connections in a bounded pool serve the same burst.
-HTTP_CONNECTIONS = 64
 
 
 class ToepBot(commands.Bot):
@@ -66,8 +60,6 @@ class ToepBot(commands.Bot):
         # A rate limit longer than this raises (the presenter tries again later)
         # instead of discord.py sleeping it through in the middle of an update.
         client_kwargs.setdefault("max_ratelimit_timeout", MAX_RATELIMIT_WAIT)
-        if "connector" not in client_kwargs:  # built in the running loop (see `_run`)
-            client_kwargs["connector"] = aiohttp.TCPConnector(limit=HTTP_CONNECTIONS)
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=discord.Intents(guilds=True), help_command=None,
                          tree_cls=ToepTree, **client_kwargs)

@@ -110,15 +110,13 @@ class FakeDiscord(FaultControls):
         through `remote_connector(fake.port, fake.ca_pem, ...)`."""
         return self._tls.ca_pem
 
-    def connector(self, limit: int = 0) -> aiohttp.TCPConnector:
-        """A fresh connector for discord.Client(connector=...); the client's session
-        closes it. `limit`: connections at once, as the client would have them."""
+    def connector(self) -> aiohttp.TCPConnector:
+        """A fresh connector for discord.Client(connector=...); the client's session closes it."""
         return make_connector(
             DISCORD_HOSTS,
             self.port,
             self._tls.client,
             lambda host: self.store.error(f"resolver: unknown host {host}"),
-            limit,
         )
 
     # -- building the world ----------------------------------------------------------------

@@ -45,13 +45,11 @@ class FakeDiscordResolver(AbstractResolver):
 
 
 def make_connector(
-    hosts: tuple[str, ...], port: int, client_ssl: ssl.SSLContext,
-    on_unknown: Callable[[str], None], limit: int = 0,
+    hosts: tuple[str, ...], port: int, client_ssl: ssl.SSLContext, on_unknown: Callable[[str], None]
 ) -> aiohttp.TCPConnector:
-    # limit=0 like discord.py's own default connector (a bot passes its own
-    # limit); the session owns and closes it.
+    # limit=0 like discord.py's own default connector; the session owns and closes it.
     return aiohttp.TCPConnector(
-        limit=limit,
+        limit=0,
         ssl=client_ssl,
         resolver=FakeDiscordResolver(hosts, port, on_unknown),
         use_dns_cache=False,
@@ -59,8 +57,8 @@ def make_connector(
 
 
 def remote_connector(
-    port: int, ca_pem: str, on_unknown: Callable[[str], None], limit: int = 0
+    port: int, ca_pem: str, on_unknown: Callable[[str], None]
 ) -> aiohttp.TCPConnector:
     """`FakeDiscord.connector()` for a bot in another process: the fake's port and CA
     (`fake.port`, `fake.ca_pem`) cross the process boundary, the rules stay the same."""
-    return make_connector(DISCORD_HOSTS, port, client_context(ca_pem), on_unknown, limit)
+    return make_connector(DISCORD_HOSTS, port, client_context(ca_pem), on_unknown)
