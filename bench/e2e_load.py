@@ -38,7 +38,8 @@ first of PREFERRED. After a click the person waits until the panel changes;
 if it stays the same for STALL seconds after their click, or a click was
 refused, they press "My hand" again (`panel_reopens`). A panel with nothing
 to do (not their turn, folded, out of the game) they just watch: it follows
-the game without being asked.
+the game without being asked; only one unchanged for IDLE_STALL seconds
+(the bot restarted and no longer knows it) they open again.
 
 Figures (`--json` prints one object):
 
@@ -129,6 +130,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PREFERRED = ("pass", "call", "play_in", "super_no", "play", "check", "vuile_was", "toep",
              "fold", "sit_out", "believe", "super_yes")
 STALL = 6.0  # seconds a panel may stay unchanged after a click before "My hand" again
+# Seconds a panel may stay unchanged at all: longer, and the person presses "My
+# hand" anyway (a bot restarted meanwhile no longer follows the old panel).
+IDLE_STALL = 20.0
 POLL = 0.1  # how often a person looks at the screen
 TARGET_ACK_P99_MS = 250.0
 TARGET_EDITS_PER_S = 1.0
@@ -451,7 +455,7 @@ class Load:
         assert table is not None
         acted_on: tuple[int, str] | None = None  # (panel edits, custom_id) last clicked
         last: InteractionResult | None = None
-        seen = -1  # panel edits seen
+        seen, seen_at = -1, time.monotonic()  # panel edits seen, and since when
         clicked: float | None = None  # when a click still waits to show on the panel
         choice: str | None = None
         while table.open and self.left() > 0:
@@ -470,13 +474,13 @@ class Load:
                     continue  # "This interaction failed": try again
                 self.tally.panel_reopens += 1
                 seat.panel = res.message if _is_panel(res.message) else None
-                acted_on, seen, clicked = None, -1, None
+                acted_on, seen, seen_at, clicked = None, -1, time.monotonic(), None
                 if seat.panel is None:
                     await asyncio.sleep(0.5)
                 continue
             edits = len(panel.edits)
             if edits != seen:
-                seen, clicked = edits, None
+                seen, seen_at, clicked = edits, time.monotonic(), None
                 choice = _choose(panel)  # look again only when the panel changed
             if choice is not None and (edits, choice) != acted_on:
                 low, high = self.o.think
@@ -497,7 +501,8 @@ class Load:
                 self.tally.human_actions += 1
                 acted_on, clicked = (edits, choice), time.monotonic()
                 continue
-            if clicked is not None and time.monotonic() - clicked > STALL:
+            now = time.monotonic()
+            if (clicked is not None and now - clicked > STALL) or now - seen_at > IDLE_STALL:
                 self.tally.stalls += 1
                 seat.panel = None  # unchanged too long: press "My hand" again
                 continue
