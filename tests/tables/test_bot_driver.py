@@ -17,7 +17,8 @@ from engine.game import Game, Phase
 from engine.rules import TableRules
 from engine.views import SeatView
 from tables.bot_driver import BotDriver, Move
-from tables.clock import FakeClock
+from tables.clock import FakeClock, settle
+from tables.slots import Slots
 from tables.snapshot import SeatInfo, stamp_of
 from tables.table_clocks import TableClocks
 from tests.tables.conftest import InlineExecutor
@@ -155,3 +156,19 @@ async def test_a_failed_save_stops_the_driver_until_the_retry_wakes_it(
     assert driver.task is not None
     await driver.task
     assert table.moves
+
+
+async def test_a_computer_s_move_waits_for_a_slot_taken_before_the_table_s_lock(
+        clock: FakeClock) -> None:
+    limit = 1
+    slots = Slots(lambda: limit)
+    table = FakeTable()
+    driver = BotDriver(table, 1, clock, TableClocks(clock), InlineExecutor(), pause=1.0,
+                       slots=slots)
+    driver.seat(SEATS, seed=3)
+    async with slots.hold():  # the only slot, held by other work
+        turn = asyncio.create_task(driver._take_turn())
+        await settle()
+        assert table.moves == [] and not table.lock.locked()  # waits, holding no lock
+    assert await turn
+    assert len(table.moves) == 1 and slots.busy == 0
