@@ -181,11 +181,13 @@ def panel_view(snap: TableSnapshot, seat: SeatView, lang: str) -> discord.ui.Vie
 
 def answer_verbs(snap: TableSnapshot, seat: SeatView) -> frozenset[str]:
     """The answer buttons this seat gets now: its legal events but plays, and
-    "pass" while the vuile was window waits for it."""
+    "pass" while the vuile was window waits for it. Once it passed, its
+    answer is given (R17): no vuile was either."""
     verbs = {e.do for e in seat.legal if e.do != ev.PLAY}
     public = seat.public
-    if (public.phase is Phase.WINDOW and seat.seat in public.waiting
-            and seat.seat not in snap.passed):
+    if public.phase is Phase.WINDOW and seat.seat in snap.passed:
+        verbs.discard(ev.VUILE_WAS)
+    elif public.phase is Phase.WINDOW and seat.seat in public.waiting:
         verbs.add("pass")
     return frozenset(verbs)
 

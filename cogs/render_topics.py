@@ -16,7 +16,8 @@ TOPICS = ("cards", "tricks", "toep", "vuile_was", "dead_man", "super_toep", "sla
 # tables.errors.TABLE_RULES); the house rules V2 and V4 limit the toep.
 RULE_TOPICS = {
     "R4": "tricks", "R8": "toep", "R9": "toep", "R10": "toep", "R12": "vuile_was",
-    "R13": "dead_man", "R14": "slate", "R15": "super_toep", "R16": "slate", "R19": "slate",
+    "R13": "dead_man", "R14": "slate", "R15": "super_toep", "R16": "slate", "R17": "vuile_was",
+    "R19": "slate",
     "V2": "toep", "V4": "toep",
 }
 

@@ -31,6 +31,7 @@ _KEYS = {
     "not_a_bot_seat": "click.not_a_bot_seat",
     "invite_public": "click.invite_public",
     "nothing_to_pass": "click.nothing_to_pass",
+    "window_passed": "click.window_passed",
     "already_out": "click.already_out",
     "unknown_action": "click.forged",
     "house_rules_private": "click.house_rules_private",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.errors import IllegalEvent
 
 # The rules a refusal of the table (not of the engine) can cite: R19, bans.
-TABLE_RULES = frozenset({"R19"})
+TABLE_RULES = frozenset({"R17", "R19"})
 
 
 class Refusal(Exception):

@@ -56,6 +56,10 @@ class Play:
         if verb == "pass":
             await self._pass(seat)
             return
+        if verb == ev.VUILE_WAS and seat in self.passed:
+            # R17: a pass is this seat's answer to the window ("no call"), as
+            # final as any other; a call after it is refused.
+            raise Refusal("window_passed", "R17")
         event = ev.play(seat, card) if verb == ev.PLAY and card else ev.act(verb, seat)
         try:
             self._game().verify(event)

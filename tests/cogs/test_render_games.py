@@ -3,6 +3,8 @@ limits hold, and the hand panel offers exactly the legal plays."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import discord
 import pytest
 
@@ -14,6 +16,7 @@ from cogs.render_text import card_label
 from cogs.slate_picture import standings
 from engine import events as ev
 from engine.cards import DECK
+from engine.game import Phase
 from engine.views import seat_view
 from tests.cogs.helpers import NOW, TABLE_ID, Moment, hidden_cards, random_moments, texts_of
 from tests.cogs.limits import check_limits
@@ -70,10 +73,30 @@ def test_hand_panel_offers_the_legal_events(seed: int) -> None:
             for lang in LANGS:
                 r = hand_panel(snap, view, lang, NOW)
                 check_limits(r)
-                _check_panel(r.view, view, snap.stamp)
+                _check_panel(r.view, view, snap.stamp, seat in snap.passed)
 
 
-def _check_panel(panel: object, view: ev.Event | object, stamp: str) -> None:
+def test_a_seat_that_passed_the_window_is_offered_no_vuile_was() -> None:
+    """R17: its pass is its answer; the others still get theirs."""
+    checked = 0
+    for seed in SEEDS:
+        for moment in random_moments(seed, every=1.0):  # every moment
+            public = moment.snap.view
+            if public is None or public.phase is not Phase.WINDOW:
+                continue
+            for seat in public.waiting:
+                view = seat_view(moment.game, seat, public)
+                if ev.VUILE_WAS not in {e.do for e in view.legal}:
+                    continue
+                before = answer_verbs(dataclasses.replace(moment.snap, passed=frozenset()), view)
+                passed = dataclasses.replace(moment.snap, passed=frozenset({seat}))
+                assert {"pass", ev.VUILE_WAS} <= before
+                assert answer_verbs(passed, view) == before - {"pass", ev.VUILE_WAS}
+                checked += 1
+    assert checked > 0
+
+
+def _check_panel(panel: object, view: ev.Event | object, stamp: str, passed: bool) -> None:
     from discord.ui import Button, View
 
     from engine.views import SeatView
@@ -88,6 +111,8 @@ def _check_panel(panel: object, view: ev.Event | object, stamp: str) -> None:
     assert enabled == {e.card for e in view.legal if e.do == ev.PLAY}
     answers = {d.verb for d, _ in decoded if d.verb != "play"}
     legal = {e.do for e in view.legal if e.do != ev.PLAY}
+    if passed and view.public.phase is Phase.WINDOW:
+        legal.discard(ev.VUILE_WAS)  # its pass answered the window (R17)
     assert legal <= answers
     assert answers - legal <= {"pass"}
     if "pass" in answers:

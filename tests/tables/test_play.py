@@ -85,6 +85,18 @@ async def test_a_window_closes_once_everyone_it_waits_for_passed() -> None:
         await play.act(game.waiting().seats[0], "pass", None)
 
 
+async def test_a_pass_is_final_no_vuile_was_after_it() -> None:
+    """R17: passing answered the window; the others may still call."""
+    play, table, game = _play()
+    first, second = game.waiting().seats[:2]
+    await play.act(first, "pass", None)
+    with pytest.raises(Refusal, match="window_passed"):
+        await play.act(first, ev.VUILE_WAS, None)
+    assert table.committed == []
+    await play.act(second, ev.VUILE_WAS, None)
+    assert table.committed == [([ev.act(ev.VUILE_WAS, second)], None)]
+
+
 @pytest.mark.parametrize("counted", [True, False])
 async def test_a_forfeit_counts_toward_a_ban_only_where_r19_says(counted: bool) -> None:
     play, table, _ = _play(counted)
