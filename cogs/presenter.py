@@ -497,11 +497,19 @@ class Presenter:
     # --- hand panels ----------------------------------------------------------------------
 
     def register_panel(self, table_id: int, user_id: int, interaction: discord.Interaction,
-                       lang: Lang, shows: tuple[TableSnapshot, SeatUpdate] | None = None) -> None:
-        """A panel to keep up to date; `shows`: what it was sent with."""
+                       lang: Lang, shows: tuple[TableSnapshot, SeatUpdate] | None = None,
+                       clicked: str | None = None) -> None:
+        """A panel to keep up to date; `shows`: what it was sent with, or
+        `clicked`: the stamp of the button clicked on it."""
+        old = self.panels.get((table_id, user_id))
         panel = Panel(interaction, lang, self.now(), owed=shows is None)
         if shows is not None:
             panel.shown, panel.seen = self.panel_key(*shows), _moment(shows[0])
+        elif old is not None and clicked is not None and old.shown.startswith(f"{clicked}:"):
+            # Clicked on the question it shows: it stays as it is until the
+            # click's move lands. Shown again meanwhile, the same question
+            # would invite a second click, refused as late.
+            panel.shown, panel.seen = old.shown, old.seen
         self.panels[(table_id, user_id)] = panel
 
     def told(self, table_id: int, user_id: int) -> tuple[TableSnapshot, SeatUpdate] | None:

@@ -225,7 +225,8 @@ class TableCog(commands.Cog):
         on_panel = bool(interaction.message and interaction.message.flags.ephemeral)
         await interaction.response.defer()  # within Discord's 3 seconds
         if on_panel:
-            self.bot.presenter.register_panel(table.id, interaction.user.id, interaction, lang)
+            self.bot.presenter.register_panel(table.id, interaction.user.id, interaction, lang,
+                                              clicked=button.stamp)
         try:
             # Acknowledged already: past capacity the move waits its turn
             # (tables/slots.py), and later clicks are acknowledged meanwhile.
