@@ -21,8 +21,6 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
-from cogs.buttons import ToepButton
-from cogs.community_items import CommunityItem
 from cogs.error_path import ToepTree
 from cogs.i18n import ToepTranslator
 from cogs.presenter import Presenter
@@ -42,7 +40,7 @@ log = logging.getLogger("toep")
 # The table cog first: it owns the /toep group the others add their commands to.
 EXTENSIONS = ("cogs.table_cog", "cogs.leaderboard_cog", "cogs.stats_cog", "cogs.history_cog",
               "cogs.learn_cog", "cogs.settings_cog", "cogs.bans_cog", "cogs.manage_cog",
-              "cogs.help_cog", "cogs.connection_cog")
+              "cogs.help_cog", "cogs.connection_cog", "cogs.clicks")
 MAX_RATELIMIT_WAIT = 30.0  # seconds; discord.py allows no less
 
 
@@ -115,7 +113,6 @@ class ToepBot(commands.Bot):
         await self.tree.set_translator(ToepTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(ToepButton, CommunityItem)
         _freeze_what_lives_forever()
         await self.sync_commands()
         restored = await self._manager.restore()

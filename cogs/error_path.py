@@ -1,11 +1,11 @@
 """The one way an unexpected error ends a slash command or a click.
 
-Every slash command (`ToepTree.on_error`) and every component of ours (the
-DynamicItems in cogs/buttons.py and cogs/community_items.py, through
-`answered`) ends here when something raises that is not a refusal: the error
-is logged with its traceback and the table it concerns, and the person gets
-a short apology, ephemeral and in their language, whether or not the
-interaction was deferred or answered already (never "thinking..." forever).
+Every slash command (`ToepTree.on_error`) and every component of ours
+(routed by cogs/clicks.py, through `answered`) ends here when something
+raises that is not a refusal: the error is logged with its traceback and
+the table it concerns, and the person gets a short apology, ephemeral and
+in their language, whether or not the interaction was deferred or answered
+already (never "thinking..." forever).
 The table itself was put back to its last saved state where it matters
 (tables/journal.py), so it plays on.
 """

@@ -36,9 +36,9 @@ _CARDS: dict[str, Card] = {card.text: card for card in DECK}
 _TABLE_RE = re.compile(r"(?:0|[1-9][0-9]{0,18})")
 _STAMP_RE = re.compile(r"[0-9A-Za-z]{1,16}")
 
-# One DynamicItem matches every id that starts with the prefix, forged ones
-# too, so a forged click is answered ("not a button of ours") rather than left
-# unacknowledged; `decode` then sorts good from bad.
+# Every id that starts with the prefix goes to the table cog (cogs/clicks.py),
+# forged ones too, so a forged click is answered ("not a button of ours")
+# rather than left unacknowledged; `decode` then sorts good from bad.
 TEMPLATE = re.compile(r"toep:(?P<rest>.*)", re.DOTALL)
 
 

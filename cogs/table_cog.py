@@ -11,9 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.buttons import unlistened
-from cogs.community_items import TEMPLATE as COMMUNITY_TEMPLATE
 from cogs.i18n import Lang, choice_key, command_key, lang_for_locale, option_key, t
-from cogs.ids import MANAGE_VERBS, TEMPLATE, ForgedId, decode
+from cogs.ids import MANAGE_VERBS, ForgedId, decode
 from cogs.permissions import is_thread, missing_permissions, missing_text
 from cogs.render import hand_panel, names_of, rules_topic
 from cogs.render_topics import TOPICS
@@ -46,10 +45,6 @@ def _describe(command: str, *options: str) -> dict[str, str]:
 
 def _choices(*values: str) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=_en(choice_key(v)), value=v) for v in values]
-
-
-# Every custom_id a DynamicItem of ours answers (cogs/buttons.py, cogs/community_items.py).
-OUR_TEMPLATES = (TEMPLATE, COMMUNITY_TEMPLATE)
 
 
 class TableCog(commands.Cog):
@@ -188,21 +183,6 @@ class TableCog(commands.Cog):
         await self._say(interaction, rules_topic(topic, lang))
 
     # --- buttons -------------------------------------------------------------------------
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A click whose custom_id none of our buttons matches (none of this
-        bot's making) gets an answer too, rather than Discord's "This
-        interaction failed" after three seconds. Ours are answered by their
-        DynamicItem, so they are left alone here."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if any(template.fullmatch(custom_id) for template in OUR_TEMPLATES):
-            return
-        log.info("a button that is not ours was clicked")
-        await self._say(interaction, t(lang_for_locale(interaction.locale), "click.forged"))
 
     async def on_button(self, interaction: discord.Interaction, raw: str) -> None:
         lang = lang_for_locale(interaction.locale)

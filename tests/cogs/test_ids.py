@@ -93,7 +93,7 @@ def test_decode_near_misses(parts: list[str]) -> None:
 
 
 def test_template_matches_every_prefixed_id() -> None:
-    # One DynamicItem takes every toep: id, forged ones too, to answer them.
+    # The table cog takes every toep: id (cogs/clicks.py), forged ones too, to answer them.
     assert ids.TEMPLATE.fullmatch("toep:x:y\nz")
     assert not ids.TEMPLATE.fullmatch("other:1:join")
     assert isinstance(ids.TEMPLATE, re.Pattern)

@@ -48,7 +48,7 @@ async def test_a_whole_game_of_two_people_and_two_computers(world: World) -> Non
     saved = await games.load_game(world.bot.db, table.id)  # type: ignore[union-attr]
     assert saved.game.status == "finished"
     assert world.fake.rejections == [] or all(r.code != 40060 for r in world.fake.rejections)
-    # Clicks reach the bot through its DynamicItems: discord.py keeps none of
+    # Clicks reach the bot by their custom_id (cogs/clicks.py): discord.py keeps none of
     # the views it sent (each edit's buttons would otherwise pile up).
     assert world.bot is not None and world.bot.persistent_views == []
     # A closed table leaves memory: the manager and the presenter forget it

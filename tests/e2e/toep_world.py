@@ -34,7 +34,7 @@ from tests.e2e.fake_discord.results import InteractionResult
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.abcdefghijklmnopqrstuvwxyz012345"
 # What a careful player answers when asked: no vuile was, believe, play in...
 # discord.py runs each slash command and each button callback in a task named so.
-CALLBACK_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-")
+CALLBACK_TASKS = ("CommandTree-invoker", "discord.py: on_interaction")
 # A catalog key shown as such ("click.nothing_to_pass"): its text is missing.
 RAW_KEY = re.compile(
     r"(?<![\w.])(?:click|reply|err|hand|table|btn)\.[a-z_]+(?:\.[a-z_]+)*(?![\w.])")

@@ -1,0 +1,63 @@
+"""Every click on a component, routed by its custom_id: `toep:` to the table
+cog, the community kinds (cogs/community_items.py) to theirs, anything else
+answered as not ours (a forged client), rather than left to Discord's "This
+interaction failed". Each goes the one error path (cogs/error_path.py).
+
+The route is read from the interaction's data, so a button works whatever
+message it sits on, and after a restart. Not discord.py's DynamicItems: to
+find the item clicked, discord.py rebuilt every clicked message as a View of
+Items first. At 400 tables that was a few percent of the event loop, and a
+View holds a Future its items point back at: cyclic garbage, 1,500 Views a
+second, that only the cycle collector frees, pausing the loop to do so."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from cogs.answers import say
+from cogs.community_items import TEMPLATE as COMMUNITY_TEMPLATE
+from cogs.community_items import community_click
+from cogs.error_path import answered
+from cogs.i18n import lang_for_locale, t
+from cogs.ids import TEMPLATE, table_id_of
+
+if TYPE_CHECKING:
+    from bot import ToepBot
+    from cogs.table_cog import TableCog
+
+log = logging.getLogger(__name__)
+
+
+class ClicksCog(commands.Cog):
+    def __init__(self, bot: ToepBot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if TEMPLATE.fullmatch(custom_id):
+            await answered(interaction, self._table_click(interaction, custom_id),
+                           table_id_of(custom_id))
+        elif (match := COMMUNITY_TEMPLATE.fullmatch(custom_id)) is not None:
+            await answered(interaction, community_click(interaction, match["kind"], match["rest"]),
+                           None, "community.error")
+        else:
+            log.info("a button that is not ours was clicked")
+            await say(interaction, t(lang_for_locale(interaction.locale), "click.forged"))
+
+    async def _table_click(self, interaction: discord.Interaction, custom_id: str) -> None:
+        cog: TableCog | None = self.bot.get_cog("TableCog")  # type: ignore[assignment]
+        if cog is None:
+            raise RuntimeError("a button was clicked but the table cog is not loaded")
+        await cog.on_button(interaction, custom_id)
+
+
+async def setup(bot: ToepBot) -> None:
+    await bot.add_cog(ClicksCog(bot))
