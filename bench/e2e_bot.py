@@ -191,7 +191,8 @@ async def serve(config: BotConfig, outbox: Outbox) -> None:
         publishing = asyncio.create_task(publisher.run())
         lag = LagFigures()
         following = asyncio.create_task(lag.follow(bot.load))
-        await told_to_close(bot)
+        with lag.collector:
+            await told_to_close(bot)
         publishing.cancel()
         following.cancel()
         await bot.close()  # what closing shows still counts

@@ -53,19 +53,23 @@ Figures (`--json` prints one object):
   this process before the fake's gateway sent them (its send lock, on a loop
   shared with the people); the 3 seconds start when they are sent.
 - `unacknowledged`: interactions (clicks and slash commands) never
-  acknowledged in time, by the fake's own records.
+  acknowledged in time, by the fake's own records; `unacknowledged_by_time`
+  counts them by when they were sent, in 15-second steps from the first.
 - `edits_per_table_per_s`: accepted edits of channel messages (PATCH
   /channels/.../messages/..., i.e. the table message; hand panels are webhook
   edits and not counted) per table, divided by the time that table was alive
   (from `/toep new` until the game was seen finished, or the end of the run),
   averaged over tables; `..._max` for the busiest table and
   `edit_gap_min_ms`, the shortest time between two such edits in one channel.
-- `games_finished`, `tables`, `wall_s`, `human_actions`, `panel_reopens`.
+- `games_finished`, `tables`, `wall_s`, `human_actions`, `panel_reopens`,
+  `refused_clicks` (answered with a refusal, `refusals` by its text).
 - `bot_load`: the bot's event-loop lag from its own load gauge (tables/load.py):
   `lag_p50_ms`, `lag_p99_ms`, `lag_max_ms` and `level_share`, the share of samples
   at each level of shedding; `world_load` the same for this process (the fake and
   the people: if it lags, acknowledgements look late that were not);
-  `load_warnings`, the gauge's "past capacity" warnings (wanted there: not errors).
+  `load_warnings`, the gauge's "past capacity" warnings (wanted there: not errors);
+  `gc`, the cycle collector's pauses by generation (count, total, longest);
+  `max_rss_mb`, the process's peak resident memory.
 - `errors`: the number of things that should not happen: the fake's `errors`,
   4xx rejections (a late or double acknowledgement, an unknown webhook...),
   5xx answers, log records at WARNING or above and unretrieved asyncio
@@ -194,6 +198,7 @@ class Tally:
     human_actions: int = 0
     panel_reopens: int = 0
     refused: int = 0
+    refusals: Counter[str] = field(default_factory=Counter)  # by the refusal's text
     stalls: int = 0
     vanished: int = 0
     unanswered: int = 0  # clicks no bot was connected for (bench/e2e_cluster.py)
@@ -463,6 +468,7 @@ class Load:
             if panel is None or (last is not None and last.followups):
                 if last is not None and last.followups:
                     self.tally.refused += 1  # "not your turn", "that moment has passed"
+                    self.tally.refusals[last.followups[0].content[:60]] += 1
                     last = None
                 found = self.table_button(run, "hand")
                 if found is None:
@@ -587,6 +593,15 @@ def _kind(problem: str) -> str:
     return "".join("#" if ch.isdigit() else ch for ch in problem)[:90]
 
 
+def _late_by_time(fake: FakeDiscord, every: float = 15.0) -> dict[str, int]:
+    """Unacknowledged interactions by when they were sent, in `every`-second
+    steps from the first: a start-up burst or a steady state past capacity."""
+    records = list(fake.store.interactions.values())
+    start = min((r.created for r in records), default=0.0)
+    late = Counter(int((r.created - start) // every) for r in records if r.ack_type is None)
+    return {f"{step * every:.0f}s": late[step] for step in sorted(late)}
+
+
 def report(load: Load, wall: float, ended: float) -> dict[str, Any]:
     fake, tally = load.fake, load.tally
     clicks = [r.ack_delay * 1000 for r in tally.clicks if r.ack_delay is not None]
@@ -611,6 +626,7 @@ def report(load: Load, wall: float, ended: float) -> dict[str, Any]:
         "human_actions": tally.human_actions,
         "panel_reopens": tally.panel_reopens,
         "refused_clicks": tally.refused,
+        "refusals": dict(tally.refusals.most_common(8)),
         "stalled_panels": tally.stalls,
         "vanished_buttons": tally.vanished,
         "ack_p50_ms": round(percentile(clicks, 0.50), 1),
@@ -619,6 +635,7 @@ def report(load: Load, wall: float, ended: float) -> dict[str, Any]:
         "slash_commands": len(tally.slashes),
         "slash_ack_p99_ms": round(percentile(slashes, 0.99), 1),
         "unacknowledged": unacked,
+        "unacknowledged_by_time": _late_by_time(fake),
         "gateway_wait_p99_ms": round(percentile(waits, 0.99), 1),
         "gateway_wait_max_ms": round(max(waits, default=0.0), 1),
         "edits_per_table_per_s": round(mean_edits, 3),
@@ -674,7 +691,8 @@ async def world_lag_followed(tally: Tally) -> AsyncIterator[None]:
     gauge.start()
     following = asyncio.create_task(tally.world_lag.follow(gauge))
     try:
-        yield
+        with tally.world_lag.collector:
+            yield
     finally:
         following.cancel()
         await gauge.stop()

@@ -9,9 +9,12 @@ Both processes count their own problems the same way (`watching`).
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
+import resource
 import statistics
+import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -157,12 +160,42 @@ def watching(problems: Problems) -> Iterator[None]:
 
 
 @dataclass
+class CollectorPauses:
+    """How long the cycle collector held the process, by generation: its pauses
+    are event-loop lag that no profile of the loop's own functions shows."""
+
+    started: float | None = None
+    pauses: dict[int, list[float]] = field(default_factory=lambda: {0: [], 1: [], 2: []})
+
+    def __enter__(self) -> CollectorPauses:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+        elif self.started is not None:
+            self.pauses[info["generation"]].append(time.perf_counter() - self.started)
+            self.started = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {f"gen{gen}": {"count": len(p), "total_s": round(sum(p), 2),
+                              "max_ms": round(max(p, default=0.0) * 1000, 1)}
+                for gen, p in self.pauses.items()}
+
+
+
+@dataclass
 class LagFigures:
     """A process's event-loop lag over the run, from its load gauge."""
 
     lags: list[float] = field(default_factory=list)  # seconds, one per sample
     levels: Counter[str] = field(default_factory=Counter)  # samples at each level
     worst: float = 0.0
+    collector: CollectorPauses = field(default_factory=CollectorPauses)
 
     async def follow(self, gauge: LoadGauge, every: float = 0.05) -> None:
         """Take each new sample of `gauge` until cancelled."""
@@ -180,4 +213,7 @@ class LagFigures:
         total = max(1, sum(self.levels.values()))
         return {"lag_p50_ms": round(cuts[49] * 1000, 1), "lag_p99_ms": round(cuts[98] * 1000, 1),
                 "lag_max_ms": round(self.worst * 1000, 1),
-                "level_share": {name: round(n / total, 3) for name, n in self.levels.items()}}
+                "level_share": {name: round(n / total, 3) for name, n in self.levels.items()},
+                "gc": self.collector.to_json(),
+                "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+
