@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import orjson
 from aiohttp import web
 
 from .faults import Faults
@@ -36,7 +36,23 @@ def json_response(
 ) -> web.Response:
     """Exactly "application/json" (no charset): discord.py compares the header verbatim."""
     all_headers = {"Content-Type": "application/json", **(headers or {})}
-    return web.Response(body=json.dumps(body).encode(), status=status, headers=all_headers)
+    return web.Response(body=dump_json(body), status=status, headers=all_headers)
+
+
+def dump_json(value: Any) -> bytes:
+    """Compact JSON, as Discord sends it; orjson: the load benches' people and
+    fake share one process, whose every millisecond shows in their figures."""
+    return orjson.dumps(value)
+
+
+def json_copy(value: Any) -> Any:
+    """A copy of decoded JSON (dicts, lists, scalars) that shares nothing with
+    `value`; several times faster than `copy.deepcopy`, which needs its memo."""
+    if isinstance(value, dict):
+        return {key: json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [json_copy(item) for item in value]
+    return value
 
 
 class Dispatcher(Protocol):

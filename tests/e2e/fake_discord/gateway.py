@@ -12,7 +12,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from .core import Settings
+from .core import Settings, dump_json
 from .faults import Faults
 from .models import Json, User
 from .shards import UNSHARDED, ShardRefusal, carries, guild_of, identify_shard
@@ -44,7 +44,7 @@ class Connection:
 
     async def send(self, payload: Json, sent: Callable[[], None] | None = None) -> None:
         """Send one payload; `sent` is called as it goes out (after any wait for the lock)."""
-        raw = json.dumps(payload, separators=(",", ":")).encode()
+        raw = dump_json(payload)
         async with self._lock:  # the compression stream must match the frame order
             if self.ws.closed:
                 return

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from .bodies import Upload
-from .core import Core
+from .core import Core, json_copy
 from .models import COMPONENTS_V2, EPHEMERAL, LOADING, Attachment, Json, Message, iso_now
 from .validation import message_problems
 
@@ -59,11 +58,11 @@ def _apply_fields(
     if "content" in body:
         message.content = body["content"] or ""
     if "embeds" in body:
-        message.embeds = copy.deepcopy(body["embeds"] or [])
+        message.embeds = json_copy(body["embeds"] or [])
     if "components" in body:
-        message.components = copy.deepcopy(body["components"] or [])
+        message.components = json_copy(body["components"] or [])
     if "allowed_mentions" in body:
-        message.allowed_mentions = copy.deepcopy(body["allowed_mentions"])
+        message.allowed_mentions = json_copy(body["allowed_mentions"])
     message.attachments = _attachments(core, message, body, uploads, creating)
     _resolve_attachment_urls(message)
 
