@@ -109,8 +109,9 @@ class ToepBot(commands.Bot):
         self._lease = LeaseKeeper(self._db, self._lost_lease, resources=shards.lease_resources())
         await self._lease.start()
         self._presenter = Presenter(self, self._db, self.clock, self.load)
+        load = self.load
         deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config,
-                         self.reach, self.load.slots)
+                         self.reach, load.slots, lambda: load.shedding.clock_grace)
         self._manager = TableManager(deps, shards=shards)
         await self.tree.set_translator(ToepTranslator())
         for extension in EXTENSIONS:

@@ -11,7 +11,8 @@ panels nobody needs right now, turn pings, slate pictures. Game moves, clocks
 and saves are never shed, and when the lag falls everything returns. From the
 first level on, the work after a click's acknowledgement and every edit take
 turns in fewer and fewer slots (tables/slots.py): the acknowledgements of new
-clicks no longer queue behind them.
+clicks no longer queue behind them. And each new decision's clock runs a few
+seconds longer: its question reaches the players that much later.
 
 For the operator: a line at INFO at most once a REPORT_EVERY while the lag is
 above the first threshold, a WARNING (as rarely) while the process stays past
@@ -59,6 +60,10 @@ PAST_CAPACITY = Level.OVERLOADED  # sustained this long: the operator is warned
 # stays short, enough that the database's group commit still gathers a batch.
 AT_ONCE: dict[Level, int | None] = {Level.NORMAL: None, Level.BUSY: 64, Level.STRAINED: 32,
                                     Level.OVERLOADED: 16, Level.SATURATED: 8}
+# Seconds more on each new decision's clock, by level: about how late its question
+# shows there (the loop's lag, a panel's wait for a slot, the table message's gap).
+CLOCK_GRACE = {Level.NORMAL: 0.0, Level.BUSY: 1.0, Level.STRAINED: 3.0, Level.OVERLOADED: 5.0,
+               Level.SATURATED: 8.0}
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,9 @@ class Shedding:
     pings: bool  # post a turn ping
     pictures: bool  # render slate pictures
     at_once: int | None  # moves and edits running at once (None: no limit)
+    # Seconds a new decision's clock gets on top of the rules' (R16, R17): past
+    # capacity its question reaches the players late, and that time is not theirs.
+    clock_grace: float = 0.0
 
 
 def shedding(level: Level) -> Shedding:
@@ -78,7 +86,7 @@ def shedding(level: Level) -> Shedding:
                  Level.OVERLOADED: 4.0, Level.SATURATED: 5.0}
     return Shedding(edit_interval=intervals[level], idle_panels=level < Level.STRAINED,
                     pings=level < Level.OVERLOADED, pictures=level < Level.SATURATED,
-                    at_once=AT_ONCE[level])
+                    at_once=AT_ONCE[level], clock_grace=CLOCK_GRACE[level])
 
 
 def level_for(lag: float, current: Level = Level.NORMAL) -> Level:
@@ -202,4 +210,6 @@ def _described(level: Level) -> str:
         parts.append("no slate pictures")
     if shed.at_once is not None:
         parts.append(f"{shed.at_once} moves and edits at once")
+    if shed.clock_grace:
+        parts.append(f"clocks {shed.clock_grace:.0f} s longer")
     return ", ".join(parts)

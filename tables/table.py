@@ -384,12 +384,14 @@ class Table:
 
     # --- clocks (tables/timekeeper.py) -----------------------------------------------
 
-    def decision_seconds(self) -> int | None:
+    def decision_seconds(self) -> float | None:
         game = self.game
         if game is None or game.over:
             return None
         computers = [s.index for s in self.seats if s.is_bot]
-        return decision_seconds(game, computers, self.clock_seconds, self.rules.window)
+        seconds = decision_seconds(game, computers, self.clock_seconds, self.rules.window)
+        # Past capacity the question reaches the players late: the clock gives it back.
+        return None if seconds is None else seconds + self.deps.clock_grace()
 
     async def time_ran_out(self, retry: Callable[[float], None]) -> None:
         lost = self.deps.reach.channel_lost(self.row.guild_id, self.row.channel_id)

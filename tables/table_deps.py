@@ -3,7 +3,7 @@ database, clock, worker threads, reach and group commit."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -53,6 +53,8 @@ class TableDeps:
     reach: Reach = field(default_factory=lambda: Reach(always=True))
     # Past capacity moves take turns (tables/slots.py); no limit by default.
     slots: Slots = field(default_factory=lambda: Slots(lambda: None))
+    # Seconds a new decision's clock gets on top, now (Shedding.clock_grace).
+    clock_grace: Callable[[], float] = lambda: 0.0
     writer: LogWriter = field(init=False)
 
     def __post_init__(self) -> None:

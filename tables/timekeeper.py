@@ -53,7 +53,7 @@ class Timed(Protocol):
     @property
     def reachable(self) -> bool: ...
 
-    def decision_seconds(self) -> int | None:
+    def decision_seconds(self) -> float | None:
         """The clock the decision on hand gets (`decision_seconds`); None
         also when no game is in play."""
         ...

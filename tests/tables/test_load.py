@@ -65,6 +65,12 @@ def test_edit_gaps_only_grow_with_the_load() -> None:
     assert len(set(intervals)) == len(intervals)
 
 
+def test_clocks_run_longer_only_past_normal_and_more_with_the_load() -> None:
+    graces = [shedding(level).clock_grace for level in Level]
+    assert graces[0] == 0.0
+    assert graces == sorted(graces) and len(set(graces)) == len(graces)
+
+
 def test_levels_follow_the_thresholds() -> None:
     assert level_for(0.0) is Level.NORMAL
     for level, threshold in THRESHOLDS.items():

@@ -1,0 +1,75 @@
+"""Past capacity a decision's question reaches the players late: each new
+decision's clock runs that much longer (Shedding.clock_grace), windows and
+turns alike; at normal load the rules' clocks are exact."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
+
+import pytest
+
+from data.db import Database
+from engine.rules import TableRules
+from tables.clock import FakeClock
+from tables.manager import TableManager
+from tables.table import Table, TableConfig, TableDeps
+from tests.tables.conftest import InlineExecutor, Recorder, new_table
+
+GRACE = 5.0
+
+
+@pytest.fixture
+def grace() -> list[float]:
+    return [0.0]
+
+
+@pytest.fixture
+def deps(db: Database, clock: FakeClock, recorder: Recorder, grace: list[float]) -> TableDeps:
+    return TableDeps(db, clock, recorder, InlineExecutor(), TableConfig(bot_pause=0),
+                     clock_grace=lambda: grace[0])
+
+
+@pytest.fixture
+async def manager(deps: TableDeps, clock: FakeClock) -> AsyncIterator[TableManager]:
+    tables = TableManager(deps, random.Random(7))
+    clock.settle_hooks.append(tables.settled)
+    yield tables
+    await tables.close()
+
+
+async def _to_a_persons_turn(table: Table, clock: FakeClock) -> datetime:
+    """Windows close on their clock, a second at a time, until a person is to
+    play; when that turn began."""
+    assert table.game is not None
+    moment, began = table.moment, clock.now()
+    for _ in range(500):
+        await table.settled()
+        if table.moment != moment:
+            moment, began = table.moment, clock.now()
+        waiting = table.game.waiting()
+        if not waiting.window and any(not table.seats[s].is_bot for s in waiting.seats):
+            return began
+        await clock.advance(1)
+    raise AssertionError("no person's turn came")
+
+
+@pytest.mark.parametrize("extra", [0.0, GRACE])
+async def test_each_new_clock_gets_the_grace_of_the_load_it_starts_in(
+        manager: TableManager, clock: FakeClock, grace: list[float], extra: float) -> None:
+    grace[0] = extra
+    table = await new_table(manager, public=False, rules=TableRules(clock=30, window=10))
+    # The vuile was window after the deal.
+    assert table.deadline == clock.now() + timedelta(seconds=10 + extra)
+    began = await _to_a_persons_turn(table, clock)
+    assert table.deadline == began + timedelta(seconds=30 + extra)
+
+
+async def test_a_clock_keeps_the_grace_it_started_with(
+        manager: TableManager, clock: FakeClock, grace: list[float]) -> None:
+    table = await new_table(manager, public=False, rules=TableRules(clock=30, window=10))
+    deadline = table.deadline
+    grace[0] = GRACE  # the load rose: the clock on hand is not moved
+    await table.settled()
+    assert table.deadline == deadline
