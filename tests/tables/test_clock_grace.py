@@ -4,8 +4,6 @@ turns alike; at normal load the rules' clocks are exact."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 
 import pytest
@@ -27,16 +25,9 @@ def grace() -> list[float]:
 
 @pytest.fixture
 def deps(db: Database, clock: FakeClock, recorder: Recorder, grace: list[float]) -> TableDeps:
+    """The conftest's `manager` makes its tables with these."""
     return TableDeps(db, clock, recorder, InlineExecutor(), TableConfig(bot_pause=0),
                      clock_grace=lambda: grace[0])
-
-
-@pytest.fixture
-async def manager(deps: TableDeps, clock: FakeClock) -> AsyncIterator[TableManager]:
-    tables = TableManager(deps, random.Random(7))
-    clock.settle_hooks.append(tables.settled)
-    yield tables
-    await tables.close()
 
 
 async def _to_a_persons_turn(table: Table, clock: FakeClock) -> datetime:
