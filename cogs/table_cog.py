@@ -209,10 +209,12 @@ class TableCog(commands.Cog):
                                               clicked=button.stamp)
         try:
             # Acknowledged already: past capacity the move waits its turn
-            # (tables/slots.py), and later clicks are acknowledged meanwhile.
-            async with self.bot.load.slots.hold(urgent=True):
-                await self._dispatch(table, button.verb, button.arg, button.card,
-                                     button.stamp, interaction.user)
+            # (tables/slots.py), and later clicks are acknowledged meanwhile;
+            # a clock that runs out meanwhile waits for it.
+            with table.click_waiting():
+                async with self.bot.load.slots.hold(urgent=True):
+                    await self._dispatch(table, button.verb, button.arg, button.card,
+                                         button.stamp, interaction.user)
         except Refusal as err:
             names = names_of(table.snapshot())
             await interaction.followup.send(refusal_text(err, lang, names), ephemeral=True)

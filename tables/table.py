@@ -17,9 +17,10 @@ An event reaches the database before any listener hears of it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import TypeVar
@@ -71,6 +72,9 @@ class Table:
         self.status = Status(row.status)
         self.lobby = Lobby(row, seats, invited, deps.db, deps.clock)
         self.lock = asyncio.Lock()
+        # People's game clicks acknowledged and waiting to be played: a clock
+        # that runs out meanwhile waits for them (tables/timekeeper.py).
+        self.clicks_waiting = 0
         self.journal = Journal(row.id, row.seed, deps.db, deps.writer, deps.config.recent)
         self.humans_at_start = 0
         self.end_reason: str | None = None
@@ -383,6 +387,15 @@ class Table:
             self.on_closed(self)  # its last state is with the listener: it may go
 
     # --- clocks (tables/timekeeper.py) -----------------------------------------------
+
+    @contextlib.contextmanager
+    def click_waiting(self) -> Iterator[None]:
+        """A person's click, acknowledged, until it is played or refused."""
+        self.clicks_waiting += 1
+        try:
+            yield
+        finally:
+            self.clicks_waiting -= 1
 
     def decision_seconds(self) -> float | None:
         game = self.game

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Collection
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from engine.game import Game
@@ -25,6 +25,12 @@ from tables.table_deps import TableConfig
 
 log = logging.getLogger(__name__)
 OPEN = (Status.LOBBY, Status.PLAYING)
+# A clock that runs out while a person's click waits its turn to be played
+# (acknowledged, past capacity waiting for a slot) looks again this often, for
+# at most CLICKS_WAITED_FOR past its deadline: the click reached the bot in
+# time, and its being late to be played is the bot's doing.
+CLICK_RECHECK = 0.25
+CLICKS_WAITED_FOR = timedelta(seconds=10)
 
 
 def decision_seconds(game: Game, computers: Collection[int], turn: int,
@@ -46,6 +52,7 @@ class Timed(Protocol):
 
     lock: asyncio.Lock
     status: Status
+    clicks_waiting: int  # people's game clicks acknowledged, not yet played
 
     @property
     def moment(self) -> str: ...
@@ -132,8 +139,17 @@ class Timekeeper:
             if (table.status is not Status.PLAYING or moment != table.moment
                     or not self.clocks.current(generation) or not table.reachable):
                 return  # the moment passed, or an outage stopped this clock
+            if self._click_on_its_way():
+                self.clocks.retry_decision(CLICK_RECHECK, moment, self._decision_timed_out)
+                return
             await table.time_ran_out(lambda delay: self.clocks.retry_decision(
                 delay, moment, self._decision_timed_out))
+
+    def _click_on_its_way(self) -> bool:
+        """A person's click waits to be played, and the clock ran out not long ago."""
+        deadline = self.clocks.deadline
+        return (self._table.clicks_waiting > 0 and deadline is not None
+                and self._clock.now() < deadline + CLICKS_WAITED_FOR)
 
     async def _idle_timed_out(self) -> None:
         if self._table.status is Status.PLAYING and self._table.reachable:

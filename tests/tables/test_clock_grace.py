@@ -1,6 +1,7 @@
 """Past capacity a decision's question reaches the players late: each new
 decision's clock runs that much longer (Shedding.clock_grace), windows and
-turns alike; at normal load the rules' clocks are exact."""
+turns alike; at normal load the rules' clocks are exact. And a click that
+reached the bot in time is played before its clock can run out on it."""
 
 from __future__ import annotations
 
@@ -64,3 +65,23 @@ async def test_a_clock_keeps_the_grace_it_started_with(
     grace[0] = GRACE  # the load rose: the clock on hand is not moved
     await table.settled()
     assert table.deadline == deadline
+
+
+async def test_a_turn_waits_for_a_click_that_is_still_on_its_way(
+        manager: TableManager, clock: FakeClock) -> None:
+    """A person's click, acknowledged but not yet played (past capacity it
+    waits for a slot), is played before their turn's clock can forfeit them."""
+    table = await new_table(manager, public=False, rules=TableRules(clock=30, window=10))
+    await _to_a_persons_turn(table, clock)
+    assert table.game is not None and table.deadline is not None
+    seat = table.game.waiting().seats[0]
+    user = table.seats[seat].user_id
+    assert user is not None
+    with table.click_waiting():
+        await clock.advance((table.deadline - clock.now()).total_seconds() + 2)
+        assert not table.game.forfeited[seat]  # the clock ran out, the click is on its way
+        card = table.game.legal_events(seat)[0].card
+        await table.act(user, "play", card, table.stamp)
+    assert table.clicks_waiting == 0
+    await table.settled()
+    assert not table.game.forfeited[seat]

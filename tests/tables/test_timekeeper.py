@@ -17,7 +17,7 @@ from engine.rules import TableRules
 from tables.clock import FakeClock
 from tables.snapshot import Status
 from tables.table_deps import TableConfig
-from tables.timekeeper import Timekeeper, decision_seconds
+from tables.timekeeper import CLICK_RECHECK, CLICKS_WAITED_FOR, Timekeeper, decision_seconds
 
 CONFIG = TableConfig(idle_timeout=timedelta(minutes=10), lobby_timeout=timedelta(minutes=15),
                      lobby_grace=timedelta(minutes=2), pause_notice=timedelta(seconds=3))
@@ -29,10 +29,11 @@ class FakeTable:
         self.status = status
         self.moment = "1"
         self.reachable = True
-        self.seconds: int | None = 20
+        self.seconds: float | None = 20
         self.said: list[str] = []
+        self.clicks_waiting = 0
 
-    def decision_seconds(self) -> int | None:
+    def decision_seconds(self) -> float | None:
         return self.seconds
 
     async def time_ran_out(self, retry: Callable[[float], None]) -> None:
@@ -87,6 +88,43 @@ async def test_a_clock_runs_out_once_and_only_for_its_moment(clock: FakeClock) -
     await clock.advance(19)
     assert table.said == []
     await clock.advance(1)
+    assert table.said == ["time ran out at 2"]
+
+
+async def test_a_clock_waits_for_a_click_that_reached_the_bot_in_time(clock: FakeClock) -> None:
+    """Past capacity a click waits for a slot after its acknowledgement: the
+    clock that runs out meanwhile lets it be played first."""
+    table = FakeTable()
+    keeper = _keeper(table, clock)
+    keeper.decision_changed()
+    table.clicks_waiting = 1
+    await clock.advance(20)
+    assert table.said == []
+    await clock.advance(2)
+    assert table.said == []
+    table.moment = "2"  # the click is played: this clock's moment is over
+    table.clicks_waiting = 0
+    await clock.advance(CLICK_RECHECK)
+    assert table.said == []
+
+
+async def test_a_click_holds_the_clock_for_a_while_only(clock: FakeClock) -> None:
+    """A refused click ends its wait; clicks that keep coming cannot hold the
+    clock for longer than CLICKS_WAITED_FOR."""
+    table = FakeTable()
+    keeper = _keeper(table, clock)
+    keeper.decision_changed()
+    table.clicks_waiting = 1
+    await clock.advance(20 + 1)
+    table.clicks_waiting = 0  # refused (another card, a stale button): nothing was played
+    await clock.advance(CLICK_RECHECK)
+    assert table.said == ["time ran out at 1"]
+    table.moment, table.said = "2", []
+    keeper.decision_changed()
+    table.clicks_waiting = 1  # and stays so
+    await clock.advance(20 + CLICKS_WAITED_FOR.total_seconds() - 1)
+    assert table.said == []
+    await clock.advance(1 + CLICK_RECHECK)
     assert table.said == ["time ran out at 2"]
 
 
