@@ -13,6 +13,7 @@ second, that only the cycle collector frees, pausing the loop to do so."""
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -31,6 +32,18 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# Seconds after which a click is left alone: Discord takes no first answer
+# after 3, and a margin keeps a clock a little ahead of Discord's from
+# dropping good clicks. Past capacity, answering clicks that can no longer
+# be answered (each a request Discord refuses, and the panel it would have
+# sent) was work that made the next clicks late too.
+TOO_LATE = 4.0
+
+
+def too_late(created: datetime, now: datetime) -> bool:
+    """Whether a click made at `created` can no longer be answered at `now`."""
+    return (now - created).total_seconds() > TOO_LATE
+
 
 class ClicksCog(commands.Cog):
     def __init__(self, bot: ToepBot) -> None:
@@ -42,6 +55,11 @@ class ClicksCog(commands.Cog):
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
+        if too_late(interaction.created_at, self.bot.clock.now()):
+            # Its move is not played, as when its answer fails (cogs/error_path.py).
+            log.warning("table %s: a click on %r came too late to be answered; left alone",
+                        table_id_of(custom_id), custom_id[:40])
+            return
         if TEMPLATE.fullmatch(custom_id):
             await answered(interaction, self._table_click(interaction, custom_id),
                            table_id_of(custom_id))

@@ -1,0 +1,20 @@
+"""Clicks too old to be answered are left alone (cogs/clicks.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from cogs.clicks import TOO_LATE, too_late
+
+MADE = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+
+
+def test_a_click_within_discords_three_seconds_is_answered() -> None:
+    for seconds in (0.0, 1.0, 3.0, TOO_LATE):
+        assert not too_late(MADE, MADE + timedelta(seconds=seconds))
+
+
+def test_a_click_past_the_margin_is_left_alone() -> None:
+    assert TOO_LATE > 3.0  # Discord's own limit, with a margin for clocks apart
+    assert too_late(MADE, MADE + timedelta(seconds=TOO_LATE + 0.01))
+    assert too_late(MADE, MADE + timedelta(minutes=5))
