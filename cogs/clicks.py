@@ -22,7 +22,7 @@ from discord.ext import commands
 from cogs.answers import say
 from cogs.community_items import TEMPLATE as COMMUNITY_TEMPLATE
 from cogs.community_items import community_click
-from cogs.error_path import answered
+from cogs.error_path import answered, what_was_clicked
 from cogs.i18n import lang_for_locale, t
 from cogs.ids import TEMPLATE, table_id_of
 
@@ -57,8 +57,8 @@ class ClicksCog(commands.Cog):
         custom_id = str(data.get("custom_id", ""))
         if too_late(interaction.created_at, self.bot.clock.now()):
             # Its move is not played, as when its answer fails (cogs/error_path.py).
-            log.warning("table %s: a click on %r came too late to be answered; left alone",
-                        table_id_of(custom_id), custom_id[:40])
+            log.warning("table %s: %s came too late to be answered; left alone",
+                        table_id_of(custom_id), what_was_clicked(interaction))
             return
         if TEMPLATE.fullmatch(custom_id):
             await answered(interaction, self._table_click(interaction, custom_id),

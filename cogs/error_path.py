@@ -34,7 +34,7 @@ UNKNOWN_INTERACTION = 10062  # Discord: answered after its 3 seconds (or never k
 async def apologise(interaction: discord.Interaction[Any], error: BaseException,
                     table_id: int | None, key: str = "click.error") -> None:
     """Log `error` (with its traceback and table) and tell the person, once."""
-    what = _what(interaction)
+    what = what_was_clicked(interaction)
     if _too_late(error):
         # After an outage or a stall Discord may hand over a click whose 3
         # seconds ran out: an operational event, not a bug. Without a first
@@ -88,7 +88,8 @@ def _too_late(error: BaseException) -> bool:
     return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
 
 
-def _what(interaction: discord.Interaction[Any]) -> str:
+def what_was_clicked(interaction: discord.Interaction[Any]) -> str:
+    """The command or button, for the log: never the card a button carries."""
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
     data: Any = interaction.data or {}

@@ -1,10 +1,14 @@
-"""Clicks too old to be answered are left alone (cogs/clicks.py)."""
+"""Clicks too old to be answered are left alone (cogs/clicks.py), and logged
+without the card their button carries."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+from typing import Any
 
 from cogs.clicks import TOO_LATE, too_late
+from cogs.error_path import what_was_clicked
 
 MADE = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 
@@ -18,3 +22,8 @@ def test_a_click_past_the_margin_is_left_alone() -> None:
     assert TOO_LATE > 3.0  # Discord's own limit, with a margin for clocks apart
     assert too_late(MADE, MADE + timedelta(seconds=TOO_LATE + 0.01))
     assert too_late(MADE, MADE + timedelta(minutes=5))
+
+
+def test_the_log_names_the_button_never_its_card() -> None:
+    click: Any = SimpleNamespace(command=None, data={"custom_id": "toep:12:play:8H:1f"})
+    assert what_was_clicked(click) == "the click on 'toep:12:play'"
