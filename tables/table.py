@@ -72,8 +72,8 @@ class Table:
         self.status = Status(row.status)
         self.lobby = Lobby(row, seats, invited, deps.db, deps.clock)
         self.lock = asyncio.Lock()
-        # People's game clicks acknowledged and waiting to be played: a clock
-        # that runs out meanwhile waits for them (tables/timekeeper.py).
+        # People's clicks at this table, acknowledged and waiting to be played:
+        # a clock that runs out meanwhile waits for them (tables/timekeeper.py).
         self.clicks_waiting = 0
         self.journal = Journal(row.id, row.seed, deps.db, deps.writer, deps.config.recent)
         self.humans_at_start = 0

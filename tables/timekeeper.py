@@ -52,7 +52,7 @@ class Timed(Protocol):
 
     lock: asyncio.Lock
     status: Status
-    clicks_waiting: int  # people's game clicks acknowledged, not yet played
+    clicks_waiting: int  # people's clicks acknowledged, not yet played
 
     @property
     def moment(self) -> str: ...

@@ -22,6 +22,7 @@ from engine.events import Event, Happening
 from engine.game import Game, Phase
 from tables.snapshot import Status
 from tables.table import Table
+from tests.e2e.fake_discord.snowflake import DISCORD_EPOCH_MS
 from tests.e2e.toep_world import (
     World,
     careful,
@@ -238,3 +239,26 @@ async def test_a_click_that_comes_too_late_is_one_warning_and_the_next_is_answer
         world.fake.rejections.remove(rejected[0])
         del world.fake.store.interactions[late.id]
         assert await world.panel("anna") is not None  # the next click is answered
+
+
+async def test_a_click_older_than_discord_takes_answers_for_is_left_alone(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_world(tmp_path, ("anna", "bram")) as world:
+        await open_private_table(world, guests=("bram",))
+        await start(world)
+        caplog.set_level(logging.WARNING, logger="cogs.clicks")
+        # Its id says it was made 10 s ago (a bot that stalled that long).
+        ids = world.fake.store.ids
+        fresh = ids.next
+        made = int((ids.wall_clock() - 10.0) * 1000) - DISCORD_EPOCH_MS
+        monkeypatch.setattr(ids, "next", lambda: (made << 22) | 0x3FFFFF)
+        old = await world.click_table("anna", "hand")
+        monkeypatch.setattr(ids, "next", fresh)
+        assert old.ack_type is None and old.message is None  # no panel made, none sent
+        assert world.fake.rejections == []  # no answer tried that Discord would refuse
+        notes = [r.getMessage() for r in caplog.records if r.name == "cogs.clicks"]
+        assert len(notes) == 1 and "came too late" in notes[0]
+        # The world's own check would count the old click: it is this test's.
+        del world.fake.store.interactions[old.id]
+        assert await world.panel("anna") is not None  # a fresh click is answered
