@@ -37,7 +37,7 @@ from bench.e2e_wire import (
     TableState,
     watching,
 )
-from bot import ToepBot, create_bot
+from bot import POOL, ToepBot, create_bot
 from config import Settings
 from data.url import is_postgres_url
 from tables.shards import Shards
@@ -121,7 +121,8 @@ def build(config: BotConfig) -> ToepBot:
     settings = Settings(discord_token=TOKEN, database_path=Path(config.database),
                         database_url=url, shards=Shards(config.shard_count, ids))
     return create_bot(settings,
-                      connector=remote_connector(config.port, config.ca_pem, _unknown_host),
+                      connector=remote_connector(config.port, config.ca_pem, _unknown_host,
+                                                 **POOL),
                       guild_ready_timeout=0.05,
                       table_config=TableConfig(bot_pause=config.bot_pause))
 

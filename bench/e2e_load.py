@@ -56,7 +56,8 @@ Figures (`--json` prints one object):
   shared with the people); the 3 seconds start when they are sent.
 - `unacknowledged`: interactions (clicks and slash commands) never
   acknowledged in time, by the fake's own records; `unacknowledged_by_time`
-  counts them by when they were sent, in 15-second steps from the first.
+  counts them by when they were sent, in 15-second steps from the first, and
+  `unacknowledged_by_kind` by what they asked (a command, a button's verb).
 - `edits_per_table_per_s`: accepted edits of channel messages (PATCH
   /channels/.../messages/..., i.e. the table message; hand panels are webhook
   edits and not counted) per table, divided by the time that table was alive
@@ -646,6 +647,23 @@ def _late_by_time(fake: FakeDiscord, every: float = 15.0) -> dict[str, int]:
     return {f"{step * every:.0f}s": late[step] for step in sorted(late)}
 
 
+def _asked_for(payload: dict[str, Any]) -> str:
+    """What an interaction asked: a slash command's name, a button's verb."""
+    data = payload.get("data") or {}
+    if "name" in data:
+        sub = [o["name"] for o in data.get("options") or () if o.get("type") in (1, 2)]
+        return " ".join([f"/{data['name']}", *sub[:1]])
+    parts = str(data.get("custom_id", "?")).split(":")
+    return parts[2] if len(parts) > 2 else parts[0]
+
+
+def _late_by_kind(fake: FakeDiscord) -> dict[str, int]:
+    """Unacknowledged interactions by what they asked (a command, a button's verb)."""
+    late = Counter(_asked_for(r.payload) for r in fake.store.interactions.values()
+                   if r.ack_type is None)
+    return dict(late.most_common())
+
+
 def report(load: Load, wall: float, ended: float) -> dict[str, Any]:
     fake, tally = load.fake, load.tally
     clicks = [r.ack_delay * 1000 for r in tally.clicks if r.ack_delay is not None]
@@ -680,6 +698,7 @@ def report(load: Load, wall: float, ended: float) -> dict[str, Any]:
         "slash_ack_p99_ms": round(percentile(slashes, 0.99), 1),
         "unacknowledged": unacked,
         "unacknowledged_by_time": _late_by_time(fake),
+        "unacknowledged_by_kind": _late_by_kind(fake),
         "gateway_wait_p99_ms": round(percentile(waits, 0.99), 1),
         "gateway_wait_max_ms": round(max(waits, default=0.0), 1),
         "edits_per_table_per_s": round(mean_edits, 3),

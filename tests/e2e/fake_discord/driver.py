@@ -110,13 +110,15 @@ class FakeDiscord(FaultControls):
         through `remote_connector(fake.port, fake.ca_pem, ...)`."""
         return self._tls.ca_pem
 
-    def connector(self) -> aiohttp.TCPConnector:
-        """A fresh connector for discord.Client(connector=...); the client's session closes it."""
+    def connector(self, **pool: Any) -> aiohttp.TCPConnector:
+        """A fresh connector for discord.Client(connector=...); the client's session
+        closes it. `pool`: the client's connection limits (none by default)."""
         return make_connector(
             DISCORD_HOSTS,
             self.port,
             self._tls.client,
             lambda host: self.store.error(f"resolver: unknown host {host}"),
+            **pool,
         )
 
     # -- building the world ----------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import ssl
 from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
@@ -45,11 +46,14 @@ class FakeDiscordResolver(AbstractResolver):
 
 
 def make_connector(
-    hosts: tuple[str, ...], port: int, client_ssl: ssl.SSLContext, on_unknown: Callable[[str], None]
+    hosts: tuple[str, ...], port: int, client_ssl: ssl.SSLContext,
+    on_unknown: Callable[[str], None], **pool: Any,
 ) -> aiohttp.TCPConnector:
-    # limit=0 like discord.py's own default connector; the session owns and closes it.
+    """`pool`: the connection limits of the client under test (its connector's
+    arguments); by default none, like discord.py's own connector. The session
+    owns and closes it."""
     return aiohttp.TCPConnector(
-        limit=0,
+        **{"limit": 0, **pool},
         ssl=client_ssl,
         resolver=FakeDiscordResolver(hosts, port, on_unknown),
         use_dns_cache=False,
@@ -57,8 +61,8 @@ def make_connector(
 
 
 def remote_connector(
-    port: int, ca_pem: str, on_unknown: Callable[[str], None]
+    port: int, ca_pem: str, on_unknown: Callable[[str], None], **pool: Any
 ) -> aiohttp.TCPConnector:
     """`FakeDiscord.connector()` for a bot in another process: the fake's port and CA
     (`fake.port`, `fake.ca_pem`) cross the process boundary, the rules stay the same."""
-    return make_connector(DISCORD_HOSTS, port, client_context(ca_pem), on_unknown)
+    return make_connector(DISCORD_HOSTS, port, client_context(ca_pem), on_unknown, **pool)

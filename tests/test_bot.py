@@ -1,0 +1,36 @@
+"""The launcher's own choices (bot.py): the connection pool to Discord."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiohttp
+
+from bot import CONNECTIONS_PER_HOST, POOL, create_bot
+from config import Settings
+
+
+def _settings(tmp_path: Path) -> Settings:
+    return Settings(discord_token="token", database_path=tmp_path / "toep.sqlite3")
+
+
+async def test_the_bot_keeps_a_bounded_pool_of_connections_per_host(tmp_path: Path) -> None:
+    bot = create_bot(_settings(tmp_path))
+    connector = bot.http.connector
+    try:
+        assert isinstance(connector, aiohttp.TCPConnector)
+        # Past this many requests in flight, the next waits for an open
+        # connection instead of a new TLS handshake; the gateway's host is apart.
+        assert connector.limit_per_host == CONNECTIONS_PER_HOST
+        assert connector.limit == 0
+    finally:
+        await connector.close()
+
+
+async def test_a_connector_given_to_the_bot_is_the_one_it_uses(tmp_path: Path) -> None:
+    given = aiohttp.TCPConnector(**POOL)
+    bot = create_bot(_settings(tmp_path), connector=given)
+    try:
+        assert bot.http.connector is given
+    finally:
+        await given.close()
