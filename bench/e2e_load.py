@@ -65,7 +65,8 @@ Figures (`--json` prints one object):
   averaged over tables; `..._max` for the busiest table and
   `edit_gap_min_ms`, the shortest time between two such edits in one channel.
 - `games_finished`, `tables`, `wall_s`, `human_actions`, `panel_reopens`,
-  `refused_clicks` (answered with a refusal, `refusals` by its text).
+  `refused_clicks` (answered with a refusal, `refusals` by the verb clicked
+  and the refusal's text).
 - `bot_load`: the bot's event-loop lag from its own load gauge (tables/load.py):
   `lag_p50_ms`, `lag_p99_ms`, `lag_max_ms` and `level_share`, the share of samples
   at each level of shedding; `world_load` the same for this process (the fake and
@@ -213,7 +214,7 @@ class Tally:
     human_actions: int = 0
     panel_reopens: int = 0
     refused: int = 0
-    refusals: Counter[str] = field(default_factory=Counter)  # by the refusal's text
+    refusals: Counter[str] = field(default_factory=Counter)  # by verb and text
     stalls: int = 0
     vanished: int = 0
     unanswered: int = 0  # clicks no bot was connected for (bench/e2e_cluster.py)
@@ -509,7 +510,8 @@ class Load:
             if panel is None or (last is not None and last.followups):
                 if last is not None and last.followups:
                     self.tally.refused += 1  # "not your turn", "that moment has passed"
-                    self.tally.refusals[last.followups[0].content[:60]] += 1
+                    text = last.followups[0].content[:60]
+                    self.tally.refusals[f"{_asked_for(last.record.payload)}: {text}"] += 1
                     last = None
                 found = self.table_button(run, "hand")
                 if found is None:
