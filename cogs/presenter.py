@@ -510,7 +510,7 @@ class Presenter:
         old = self.panels.get((table_id, user_id))
         panel = Panel(interaction, lang, self.now(), owed=shows is None)
         if shows is not None:
-            panel.shown, panel.seen = self.panel_key(*shows), _moment(shows[0])
+            panel.shown, panel.seen = panel_key(*shows), _moment(shows[0])
         elif old is not None and clicked is not None and old.shown.startswith(f"{clicked}:"):
             # Clicked on the question it shows: it stays as it is until the
             # click's move lands. Shown again meanwhile, the same question
@@ -527,8 +527,6 @@ class Presenter:
             return None
         return shown.snap, update
 
-    def panel_key(self, snap: TableSnapshot, update: SeatUpdate) -> str:
-        return f"{snap.stamp}:{snap.status.value}:{len(snap.passed)}:{update.view.legal}"
 
     async def _refresh_panels(self, shown: Shown) -> None:
         """Every panel edits through its own token, all at once: one that
@@ -587,7 +585,7 @@ class Presenter:
         # and at the end that it did: never a panel frozen in silence.
         now = self.now()
         notice = panel_notice(stops, now, panel.lang) if now >= stops - PANEL_WARNING else None
-        key = self.panel_key(snap, update) + (_EXPIRED if now >= stops else
+        key = panel_key(snap, update) + (_EXPIRED if now >= stops else
                                               ":warned" if notice else "")
         if key == panel.shown or _moment(snap) < panel.seen:
             return  # shown already, or a newer state is (a refresh that started late)
@@ -603,6 +601,15 @@ class Presenter:
                 raise  # a passing trouble: the panel stays, tried again
             # Its token expired or its message is gone: the person opens a new one.
             self.panels.pop((snap.table_id, user_id), None)
+
+
+def panel_key(snap: TableSnapshot, update: SeatUpdate) -> str:
+    """What a hand panel shows, as far as it changes: a panel whose key is
+    unchanged is not edited. In the vuile was window a panel shows whether its
+    own seat passed, not who else did, so a pass edits only the panel of the
+    seat that passed (it used to edit every panel at the table)."""
+    passed = update.seat in snap.passed
+    return f"{snap.stamp}:{snap.status.value}:{passed}:{update.view.legal}"
 
 
 def _moment(snap: TableSnapshot) -> int:
