@@ -72,7 +72,9 @@ Figures (`--json` prints one object):
   at each level of shedding; `world_load` the same for this process (the fake and
   the people: if it lags, acknowledgements look late that were not);
   `load_warnings`, the gauge's "past capacity" warnings (wanted there: not errors);
-  `gc`, the cycle collector's pauses by generation (count, total, longest);
+  `gc`, the cycle collector's pauses by generation (count, total, longest)
+  and `full_at`, when each full collection began (seconds from the first
+  interaction);
   `max_rss_mb`, the process's peak resident memory.
 - `errors`: the number of things that should not happen: the fake's `errors`,
   4xx rejections (a late or double acknowledgement, an unknown webhook...),
@@ -649,6 +651,18 @@ def _late_by_time(fake: FakeDiscord, every: float = 15.0) -> dict[str, int]:
     return {f"{step * every:.0f}s": late[step] for step in sorted(late)}
 
 
+def _full_collections_from_start(lag: dict[str, Any], fake: FakeDiscord) -> dict[str, Any]:
+    """`lag` with its full collections' times in seconds from the first
+    interaction, as `unacknowledged_by_time` counts: a burst of late clicks
+    lines up with a collection, or not."""
+    start = min((r.created for r in fake.store.interactions.values()), default=0.0)
+    collections = lag.get("gc", {})
+    if "full_at" not in collections:
+        return lag
+    at = [round(moment - start, 1) for moment in collections["full_at"]]
+    return {**lag, "gc": {**collections, "full_at": at}}
+
+
 def _asked_for(payload: dict[str, Any]) -> str:
     """What an interaction asked: a slash command's name, a button's verb."""
     data = payload.get("data") or {}
@@ -710,7 +724,7 @@ def report(load: Load, wall: float, ended: float) -> dict[str, Any]:
         "rate_limited_retries": tally.problems.rate_limited_retries,
         "benign_warnings": tally.problems.benign_warnings,
         "load_warnings": tally.problems.load_warnings,
-        "bot_load": load.bot.load,
+        "bot_load": _full_collections_from_start(load.bot.load, fake),
         "world_load": tally.world_lag.to_json(),
         "errors": len(problems),
         "error_samples": problems[:8],

@@ -166,6 +166,9 @@ class CollectorPauses:
 
     started: float | None = None
     pauses: dict[int, list[float]] = field(default_factory=lambda: {0: [], 1: [], 2: []})
+    # When each full collection began (time.monotonic(): one clock for every
+    # process of the machine, so the bench lines them up with its own records).
+    full_at: list[float] = field(default_factory=list)
 
     def __enter__(self) -> CollectorPauses:
         gc.callbacks.append(self._callback)
@@ -177,14 +180,19 @@ class CollectorPauses:
     def _callback(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self.started = time.perf_counter()
+            if info["generation"] == 2:
+                self.full_at.append(time.monotonic())
         elif self.started is not None:
             self.pauses[info["generation"]].append(time.perf_counter() - self.started)
             self.started = None
 
     def to_json(self) -> dict[str, Any]:
-        return {f"gen{gen}": {"count": len(p), "total_s": round(sum(p), 2),
-                              "max_ms": round(max(p, default=0.0) * 1000, 1)}
-                for gen, p in self.pauses.items()}
+        figures: dict[str, Any] = {
+            f"gen{gen}": {"count": len(p), "total_s": round(sum(p), 2),
+                          "max_ms": round(max(p, default=0.0) * 1000, 1)}
+            for gen, p in self.pauses.items()}
+        figures["full_at"] = [round(at, 2) for at in self.full_at]
+        return figures
 
 
 

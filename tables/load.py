@@ -58,7 +58,9 @@ THRESHOLDS = {Level.BUSY: 0.05, Level.STRAINED: 0.1, Level.OVERLOADED: 0.2,
 PAST_CAPACITY = Level.OVERLOADED  # sustained this long: the operator is warned
 # Moves and edits running at once, by level: few enough that the loop's queue
 # stays short, enough that the database's group commit still gathers a batch.
-AT_ONCE: dict[Level, int | None] = {Level.NORMAL: None, Level.BUSY: 64, Level.STRAINED: 32,
+# Fewer than the bot's connections to Discord (bot.py, 64): edits never take
+# them all, and the answer to a click does not wait for one to come free.
+AT_ONCE: dict[Level, int | None] = {Level.NORMAL: None, Level.BUSY: 48, Level.STRAINED: 32,
                                     Level.OVERLOADED: 16, Level.SATURATED: 8}
 # Seconds more on each new decision's clock, by level: about how late its question
 # shows there (the loop's lag, a panel's wait for a slot, the table message's gap).

@@ -8,6 +8,7 @@ import aiohttp
 
 from bot import CONNECTIONS_PER_HOST, POOL, create_bot
 from config import Settings
+from tables.load import AT_ONCE
 
 
 def _settings(tmp_path: Path) -> Settings:
@@ -34,3 +35,9 @@ async def test_a_connector_given_to_the_bot_is_the_one_it_uses(tmp_path: Path) -
         assert bot.http.connector is given
     finally:
         await given.close()
+
+
+def test_edits_past_capacity_leave_connections_for_the_answers_to_clicks() -> None:
+    # Each edit holds a slot (tables/slots.py) while its request is out.
+    limits = [n for n in AT_ONCE.values() if n is not None]
+    assert limits and max(limits) < CONNECTIONS_PER_HOST
