@@ -10,11 +10,11 @@ by a rate limit leaves the panels live. An update that fails for a passing
 reason (a 5xx, a 429) is tried again with backoff, with the newest state,
 until it lands: the final "game over" always shows.
 
-Past capacity (tables/load.py) it sheds optional work: no round pictures
-are drawn, the table message waits longer between edits (the newest state
-still wins), panels of people with nothing to do now wait (the panel of a
-seat on turn, one just clicked, one about to expire and the final state stay
-prompt; the skipped ones follow once the load falls), no turn pings are posted.
+Past capacity (tables/load.py) it sheds optional work: the table message
+waits longer between edits (the newest state still wins), panels of people
+with nothing to do now wait (the panel of a seat on turn, one just clicked,
+one about to expire and the final state stay prompt; the skipped ones follow
+once the load falls), no turn pings are posted and no round pictures drawn.
 """
 
 from __future__ import annotations

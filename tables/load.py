@@ -5,16 +5,10 @@ late it woke. Late wake-ups mean callbacks queue up, and so does every click
 waiting to be acknowledged (Discord allows 3 seconds). Lag is cheap to
 measure, needs no knowledge of what runs, and rises with any kind of work.
 
-The smoothed lag sets a level; each level sheds more optional work
-(`shedding`), in this order: the slate pictures after a round and more
-time between table-message edits, hand panels nobody needs right now, turn
-pings; the gaps grow and the slots (below) shrink at every level. The
-pictures go first: each is 8 to 16 ms of drawing in a thread, which holds
-the interpreter's lock against the event loop, and the rounds of tables
-started together end together (at 800 tables, drawing them made the loop's
-worst lag 2.9-4.1 s instead of 1.6 s). The final standings are always drawn.
-Game moves, clocks and saves are never shed, and when the lag falls
-everything returns. From the
+The smoothed lag sets a level; each level sheds one more kind of optional work
+(`shedding`), in this order: longer gaps between table-message edits, hand
+panels nobody needs right now, turn pings, slate pictures. Game moves, clocks
+and saves are never shed, and when the lag falls everything returns. From the
 first level on, the work after a click's acknowledgement and every edit take
 turns in fewer and fewer slots (tables/slots.py): the acknowledgements of new
 clicks no longer queue behind them. And each new decision's clock runs a few
@@ -49,13 +43,13 @@ EDIT_INTERVAL = 1.0  # seconds between two edits of one table message, at normal
 
 
 class Level(IntEnum):
-    """How far past comfortable the process is; each level sheds more."""
+    """How far past comfortable the process is; each level sheds one more thing."""
 
     NORMAL = 0
-    BUSY = 1  # no round pictures, table messages edited less often
+    BUSY = 1  # table messages edited less often
     STRAINED = 2  # and hand panels of people not on turn wait
     OVERLOADED = 3  # and no turn pings
-    SATURATED = 4  # and the longest gaps, the fewest slots
+    SATURATED = 4  # and no slate pictures
 
 
 # Smoothed lag (seconds) from which each level above NORMAL begins.
@@ -81,7 +75,7 @@ class Shedding:
     edit_interval: float  # seconds between two edits of one table message
     idle_panels: bool  # refresh hand panels whose person has nothing to do now
     pings: bool  # post a turn ping
-    pictures: bool  # draw the slate picture after a round (the final one always)
+    pictures: bool  # render slate pictures
     at_once: int | None  # moves and edits running at once (None: no limit)
     # Seconds a new decision's clock gets on top of the rules' (R16, R17): past
     # capacity its question reaches the players late, and that time is not theirs.
@@ -93,7 +87,7 @@ def shedding(level: Level) -> Shedding:
     intervals = {Level.NORMAL: EDIT_INTERVAL, Level.BUSY: 2.0, Level.STRAINED: 3.0,
                  Level.OVERLOADED: 4.0, Level.SATURATED: 5.0}
     return Shedding(edit_interval=intervals[level], idle_panels=level < Level.STRAINED,
-                    pings=level < Level.OVERLOADED, pictures=level < Level.BUSY,
+                    pings=level < Level.OVERLOADED, pictures=level < Level.SATURATED,
                     at_once=AT_ONCE[level], clock_grace=CLOCK_GRACE[level])
 
 
@@ -215,7 +209,7 @@ def _described(level: Level) -> str:
     if not shed.pings:
         parts.append("no turn pings")
     if not shed.pictures:
-        parts.append("no round pictures")
+        parts.append("no slate pictures")
     if shed.at_once is not None:
         parts.append(f"{shed.at_once} moves and edits at once")
     if shed.clock_grace:
