@@ -24,6 +24,7 @@ import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -132,6 +133,14 @@ class Presenter:
         self.panels: dict[tuple[int, int], Panel] = {}
         self._langs: dict[int, Lang] = {}
         self.closing = False  # shutting down: no more tries after a failure
+        # Slate pictures are drawn one at a time, in a thread of their own.
+        # Drawing holds the interpreter's lock much of the time, and the event
+        # loop waits for that lock after every read and write on a socket: with
+        # six threads drawing (asyncio's default executor), the rounds of many
+        # tables ending together slowed the loop's input and output some
+        # 30 times while they lasted; with one, some 4 times, and one thread
+        # draws nearly as many pictures a second on two cores.
+        self._pictures = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toep-pictures")
 
     # --- the listener ------------------------------------------------------------------
 
@@ -296,6 +305,7 @@ class Presenter:
                 lane.task.cancel()
         await asyncio.gather(*(lane.task for lane in self._lanes() if lane.task is not None),
                              return_exceptions=True)
+        self._pictures.shutdown(wait=False, cancel_futures=True)
 
     # --- the table message ---------------------------------------------------------------
 
@@ -341,10 +351,13 @@ class Presenter:
         if key == shown.picture_key or not (over or self.load.shedding.pictures):
             return None  # past capacity only the final standings are drawn
         names = raw_names(snap)  # a picture shows no markdown: the names as they are
+        loop = asyncio.get_running_loop()
         if over:
-            picture = await asyncio.to_thread(standings_picture, view, names, lang)
+            picture = await loop.run_in_executor(self._pictures, standings_picture, view,
+                                                 names, lang)
         else:
-            picture = await asyncio.to_thread(round_picture, view, names, lang, view.rounds[-1])
+            picture = await loop.run_in_executor(self._pictures, round_picture, view, names,
+                                                 lang, view.rounds[-1])
         # The same information as text, for screen readers: the image's alt text.
         return discord.File(io.BytesIO(picture.png), filename="slates.png",
                             description=picture.text[:1000]), key

@@ -3,8 +3,8 @@ final standings at the end of a game, as PNG pictures with the same
 information as text for screen readers.
 
 Pure: plain data in, bytes and text out; no Discord, no I/O but reading a
-font once. The cog runs the rendering off the event loop
-(`asyncio.to_thread`). A slate shows each player's marks as chalk strokes in
+font once. The presenter runs the rendering off the event loop, in a
+thread of its own (cogs/presenter.py). A slate shows each player's marks as chalk strokes in
 groups of five, four upright and the fifth struck through them, the marks of
 this round in another colour, the total against the limit, and who is out,
 on the edge or forfeited.
