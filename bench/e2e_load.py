@@ -32,7 +32,8 @@ Every table has its own channel and two scripted people. The host runs
 `/toep new private:true limit:--limit` and `/toep invite` for the guest; the
 guest clicks Join, the host adds two `normal` computer players and starts.
 Then each person plays like a person: press "My hand" on the table message,
-watch that ephemeral panel (the bot keeps it up to date), and when it shows an
+watch that ephemeral panel (the bot keeps it up to date; past capacity it
+first answers "thinking" and the panel replaces that), and when it shows an
 enabled game button, think for a moment (`--think`, uniform) and click the
 first of PREFERRED. After a click the person waits until the panel changes;
 if it stays the same for STALL seconds after their click, or a click was
@@ -145,6 +146,7 @@ STALL = 6.0  # seconds a panel may stay unchanged after a click before "My hand"
 IDLE_STALL = 20.0
 POLL = 0.1  # how often a person looks at the screen while waiting for the table message
 LOOK_AGAIN = 1.0  # seconds: the longest a person waits for their screen to change
+DEFERRED_ANSWER = 5  # Discord's "thinking" acknowledgement
 TARGET_ACK_P99_MS = 250.0
 TARGET_EDITS_PER_S = 1.0
 BOT_READY_TIMEOUT = 90.0  # seconds for the bot's process to start, sync and connect
@@ -524,7 +526,10 @@ class Load:
                 except Unanswered:
                     continue  # "This interaction failed": try again
                 self.tally.panel_reopens += 1
-                seat.panel = res.message if _is_panel(res.message) else None
+                # Past capacity the answer is "thinking" and the panel replaces
+                # it: watched as a panel, it shows its buttons when it comes.
+                thinking = res.ack_type == DEFERRED_ANSWER
+                seat.panel = res.message if thinking or _is_panel(res.message) else None
                 acted_on, seen, seen_at, clicked = None, -1, time.monotonic(), None
                 if seat.panel is None:
                     await asyncio.sleep(0.5)

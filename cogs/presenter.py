@@ -14,7 +14,8 @@ Past capacity (tables/load.py) it sheds optional work: the table message
 waits longer between edits (the newest state still wins), panels of people
 with nothing to do now wait (the panel of a seat on turn, one just clicked,
 one about to expire and the final state stay prompt; the skipped ones follow
-once the load falls), no turn pings are posted and no round pictures drawn.
+once the load falls), "My hand" is answered at once and its panel follows
+(`follow_panel`), no turn pings are posted and no round pictures drawn.
 """
 
 from __future__ import annotations
@@ -530,6 +531,15 @@ class Presenter:
             # would invite a second click, refused as late.
             panel.shown, panel.seen = old.shown, old.seen
         self.panels[(table_id, user_id)] = panel
+
+    def follow_panel(self, table_id: int, user_id: int, interaction: discord.Interaction,
+                     lang: Lang) -> None:
+        """A panel still to be shown: `interaction` was answered with
+        "thinking", and the panel replaces that answer in its turn."""
+        self.register_panel(table_id, user_id, interaction, lang)
+        shown = self.shown.get(table_id)
+        if shown is not None:
+            self._wake_panels(shown)
 
     def told(self, table_id: int, user_id: int) -> tuple[TableSnapshot, SeatUpdate] | None:
         """The table as it was last told to the presenter (saved), with this

@@ -274,8 +274,13 @@ class TableCog(commands.Cog):
             return
         # The table as it was last told (saved), not a move still being saved:
         # the panel never shows what a failed save takes back, nor goes back.
-        snap, update = self.bot.presenter.told(table.id, update.user_id) or (
-            table.snapshot(), update)
+        told = self.bot.presenter.told(table.id, update.user_id)
+        if told is not None and not self.bot.load.shedding.hand_in_answer:
+            # Past capacity: answered at once, the panel follows in its turn.
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            self.bot.presenter.follow_panel(table.id, update.user_id, interaction, lang)
+            return
+        snap, update = told or (table.snapshot(), update)
         rendered = hand_panel(snap, update.view, lang, self.bot.presenter.now())
         await interaction.response.send_message(
             content=rendered.content, embed=rendered.embed or discord.utils.MISSING,

@@ -80,6 +80,11 @@ class Shedding:
     # Seconds a new decision's clock gets on top of the rules' (R16, R17): past
     # capacity its question reaches the players late, and that time is not theirs.
     clock_grace: float = 0.0
+    # The hand panel is the answer to "My hand". Otherwise (past capacity) the
+    # answer is a quick "thinking" one and the panel follows as its edit, in
+    # turn: drawing and sending a panel within the answer's 3 seconds was most
+    # of what a burst of "My hand" clicks (every table starting at once) cost.
+    hand_in_answer: bool = True
 
 
 def shedding(level: Level) -> Shedding:
@@ -88,7 +93,8 @@ def shedding(level: Level) -> Shedding:
                  Level.OVERLOADED: 4.0, Level.SATURATED: 5.0}
     return Shedding(edit_interval=intervals[level], idle_panels=level < Level.STRAINED,
                     pings=level < Level.OVERLOADED, pictures=level < Level.SATURATED,
-                    at_once=AT_ONCE[level], clock_grace=CLOCK_GRACE[level])
+                    at_once=AT_ONCE[level], clock_grace=CLOCK_GRACE[level],
+                    hand_in_answer=level < Level.STRAINED)
 
 
 def level_for(lag: float, current: Level = Level.NORMAL) -> Level:

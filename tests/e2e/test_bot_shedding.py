@@ -17,7 +17,7 @@ from cogs.presenter import IDLE_PANEL_GAP
 from engine.game import Phase
 from tables.load import EDIT_INTERVAL, Level, shedding
 from tables.snapshot import Status
-from tests.e2e.toep_world import careful, open_private_table, open_world, start
+from tests.e2e.toep_world import careful, open_private_table, open_world, panel_button, start
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[Any]:
@@ -139,3 +139,28 @@ async def test_idle_panels_wait_past_capacity_and_follow_later(
         gate.set()
         bot.load.force(None)
         await world.bot_settled()
+
+
+async def test_past_capacity_my_hand_is_answered_at_once_and_the_panel_follows(
+        tmp_path: Path) -> None:
+    async with open_world(tmp_path) as world:
+        assert world.bot is not None
+        await open_private_table(world, guests=("bram",), bots=("normal",))
+        await start(world)
+        await world.bot_settled()
+        world.bot.load.force(Level.STRAINED)
+        table_message = world.table_message()
+        hand = panel_button(table_message, "hand")
+        assert hand is not None
+        res = await world.click("anna", table_message, hand)
+        # The answer is "thinking", ephemeral: nothing drawn within the 3 seconds.
+        assert res.ack_name == "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE"
+        await world.bot_settled()
+        panel = res.message
+        assert panel is not None and panel.ephemeral
+        assert panel.embeds and panel.buttons()  # the hand panel replaced it
+        # Within capacity the panel is the answer itself.
+        world.bot.load.force(None)
+        res = await world.click("bram", table_message, hand)
+        assert res.ack_name == "CHANNEL_MESSAGE_WITH_SOURCE"
+        assert res.message is not None and res.message.buttons()

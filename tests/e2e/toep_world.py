@@ -222,7 +222,8 @@ class World:
 
     async def panel(self, who: str) -> Message | None:
         """Press "My hand" (or, while the table message does not show it yet,
-        run `/toep hand`); the ephemeral panel, or None if refused. A panel
+        run `/toep hand`); the ephemeral panel (past capacity: once it replaced
+        the "thinking" answer), or None if refused. A panel
         opens on the table as last told, so a computer's move (or a closing
         window) in flight is first saved and told."""
         if self.bot is not None:
@@ -236,6 +237,9 @@ class World:
             res = await self.click(who, table, button)
         else:
             res = await self.slash(who, "toep hand")
+        if res.ack_type == 5:  # "thinking" past capacity: the panel follows
+            await self.fake.wait_for(lambda: res.message is not None
+                                     and bool(res.message.buttons()), 10.0)
         message = res.message
         if message is None or not message.ephemeral or not message.buttons():
             return None

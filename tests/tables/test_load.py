@@ -59,6 +59,11 @@ def test_each_level_sheds_one_more_thing_in_order() -> None:
     assert not saturated.idle_panels and not saturated.pings and not saturated.pictures
 
 
+def test_past_capacity_my_hand_is_answered_before_its_panel_is_drawn() -> None:
+    assert [shedding(level).hand_in_answer for level in Level] == [
+        level < Level.STRAINED for level in Level]
+
+
 def test_edit_gaps_only_grow_with_the_load() -> None:
     intervals = [shedding(level).edit_interval for level in Level]
     assert intervals == sorted(intervals)
