@@ -518,7 +518,7 @@ class Presenter:
         interaction is answered: the panel lets go of the clicked message."""
         # Kept for its token, for up to 15 minutes, the interaction would keep
         # the message clicked on too, parsed: its embed, rows and buttons. At
-        # 800 tables those 1,600 messages were a sixth of what every full
+        # 800 tables those 1,600 messages were about a sixth of what every full
         # garbage collection walks, each collection a pause of the event loop.
         interaction.message = None
         old = self.panels.get((table_id, user_id))
@@ -549,7 +549,6 @@ class Presenter:
         if shown is None or shown.snap is None or update is None:
             return None
         return shown.snap, update
-
 
     async def _refresh_panels(self, shown: Shown) -> None:
         """Every panel edits through its own token, all at once: one that
@@ -609,7 +608,7 @@ class Presenter:
         now = self.now()
         notice = panel_notice(stops, now, panel.lang) if now >= stops - PANEL_WARNING else None
         key = panel_key(snap, update) + (_EXPIRED if now >= stops else
-                                              ":warned" if notice else "")
+                                         ":warned" if notice else "")
         if key == panel.shown or _moment(snap) < panel.seen:
             return  # shown already, or a newer state is (a refresh that started late)
         rendered = hand_panel(snap, update.view, panel.lang, now, notice=notice)
