@@ -33,6 +33,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NEW = "toep new"
+# Seconds a "My hand" click may have waited before it reached us and still get
+# its panel drawn within the answer; older, it gets a quick "thinking" answer
+# and the panel follows. The load gauge is smoothed over about a second; the
+# clicks of a burst (every table starting at once) show the queue at once.
+HAND_QUEUED = 0.5
 
 
 def _en(key: str) -> str:
@@ -275,7 +280,7 @@ class TableCog(commands.Cog):
         # The table as it was last told (saved), not a move still being saved:
         # the panel never shows what a failed save takes back, nor goes back.
         told = self.bot.presenter.told(table.id, update.user_id)
-        if told is not None and not self.bot.load.shedding.hand_in_answer:
+        if told is not None and self._panel_after_answer(interaction):
             # Past capacity: answered at once, the panel follows in its turn.
             await interaction.response.defer(ephemeral=True, thinking=True)
             self.bot.presenter.follow_panel(table.id, update.user_id, interaction, lang)
@@ -287,6 +292,14 @@ class TableCog(commands.Cog):
             view=unlistened(rendered.view) or discord.utils.MISSING, ephemeral=True)
         self.bot.presenter.register_panel(table.id, interaction.user.id, interaction, lang,
                                           (snap, update))
+
+    def _panel_after_answer(self, interaction: discord.Interaction) -> bool:
+        """Whether "My hand" is answered before its panel is drawn: past
+        capacity, or when the click already waited in a queue to reach us."""
+        if not self.bot.load.shedding.hand_in_answer:
+            return True
+        waited = (self.bot.clock.now() - interaction.created_at).total_seconds()
+        return waited > HAND_QUEUED
 
     async def _defer(self, interaction: discord.Interaction) -> None:
         """Acknowledge at once (Discord allows 3 seconds); the answer follows

@@ -22,6 +22,7 @@ from engine.events import Event, Happening
 from engine.game import Game, Phase
 from tables.snapshot import Status
 from tables.table import Table
+from tests.e2e.fake_discord import InteractionResult
 from tests.e2e.fake_discord.snowflake import DISCORD_EPOCH_MS
 from tests.e2e.toep_world import (
     World,
@@ -241,6 +242,19 @@ async def test_a_click_that_comes_too_late_is_one_warning_and_the_next_is_answer
         assert await world.panel("anna") is not None  # the next click is answered
 
 
+async def _hand_click_made_ago(world: World, monkeypatch: pytest.MonkeyPatch, who: str,
+                               seconds: float) -> InteractionResult:
+    """`who` presses "My hand" with a click whose id says it was made `seconds` ago."""
+    ids = world.fake.store.ids
+    fresh = ids.next
+    made = int((ids.wall_clock() - seconds) * 1000) - DISCORD_EPOCH_MS
+    monkeypatch.setattr(ids, "next", lambda: (made << 22) | 0x3FFFFF)
+    try:
+        return await world.click_table(who, "hand")
+    finally:
+        monkeypatch.setattr(ids, "next", fresh)
+
+
 async def test_a_click_older_than_discord_takes_answers_for_is_left_alone(
         tmp_path: Path, caplog: pytest.LogCaptureFixture,
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -249,12 +263,7 @@ async def test_a_click_older_than_discord_takes_answers_for_is_left_alone(
         await start(world)
         caplog.set_level(logging.WARNING, logger="cogs.clicks")
         # Its id says it was made 10 s ago (a bot that stalled that long).
-        ids = world.fake.store.ids
-        fresh = ids.next
-        made = int((ids.wall_clock() - 10.0) * 1000) - DISCORD_EPOCH_MS
-        monkeypatch.setattr(ids, "next", lambda: (made << 22) | 0x3FFFFF)
-        old = await world.click_table("anna", "hand")
-        monkeypatch.setattr(ids, "next", fresh)
+        old = await _hand_click_made_ago(world, monkeypatch, "anna", 10.0)
         assert old.ack_type is None and old.message is None  # no panel made, none sent
         assert world.fake.rejections == []  # no answer tried that Discord would refuse
         notes = [r.getMessage() for r in caplog.records if r.name == "cogs.clicks"]
@@ -262,3 +271,19 @@ async def test_a_click_older_than_discord_takes_answers_for_is_left_alone(
         # The world's own check would count the old click: it is this test's.
         del world.fake.store.interactions[old.id]
         assert await world.panel("anna") is not None  # a fresh click is answered
+
+
+async def test_a_hand_click_that_waited_in_a_queue_is_answered_before_its_panel(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_world(tmp_path, ("anna", "bram")) as world:
+        await open_private_table(world, guests=("bram",))
+        await start(world)
+        await world.bot_settled()
+        # Its id says it was made a second ago: it waited that long to reach
+        # the bot (a burst), though the load gauge still reads normal.
+        waited = await _hand_click_made_ago(world, monkeypatch, "anna", 1.0)
+        assert waited.ack_name == "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE"
+        await world.bot_settled()
+        assert waited.message is not None and waited.message.buttons()  # the panel came
+        fresh_click = await world.click_table("bram", "hand")
+        assert fresh_click.ack_name == "CHANNEL_MESSAGE_WITH_SOURCE"  # drawn in the answer
