@@ -40,9 +40,14 @@ log = logging.getLogger(__name__)
 TOO_LATE = 4.0
 
 
+def waited(created: datetime, now: datetime) -> float:
+    """Seconds since a click was made (its id's time) by `now`, the bot's clock."""
+    return (now - created).total_seconds()
+
+
 def too_late(created: datetime, now: datetime) -> bool:
     """Whether a click made at `created` can no longer be answered at `now`."""
-    return (now - created).total_seconds() > TOO_LATE
+    return waited(created, now) > TOO_LATE
 
 
 class ClicksCog(commands.Cog):

@@ -15,7 +15,8 @@ waits longer between edits (the newest state still wins), panels of people
 with nothing to do now wait (the panel of a seat on turn, one just clicked,
 one about to expire and the final state stay prompt; the skipped ones follow
 once the load falls), "My hand" is answered at once and its panel follows
-(`follow_panel`), no turn pings are posted and no round pictures drawn.
+(`follow_panel`; so too for a click that reached the bot late, at any load),
+no turn pings are posted and no round pictures drawn.
 """
 
 from __future__ import annotations

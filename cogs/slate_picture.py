@@ -4,8 +4,8 @@ information as text for screen readers.
 
 Pure: plain data in, bytes and text out; no Discord, no I/O but reading a
 font once. The presenter runs the rendering off the event loop, in a
-thread of its own (cogs/presenter.py). A slate shows each player's marks as chalk strokes in
-groups of five, four upright and the fifth struck through them, the marks of
+thread of its own (cogs/presenter.py). A slate shows each player's marks
+as chalk strokes in groups of five, four upright and the fifth struck through them, the marks of
 this round in another colour, the total against the limit, and who is out,
 on the edge or forfeited.
 

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.buttons import unlistened
+from cogs.clicks import waited
 from cogs.i18n import Lang, choice_key, command_key, lang_for_locale, option_key, t
 from cogs.ids import MANAGE_VERBS, ForgedId, decode
 from cogs.permissions import is_thread, missing_permissions, missing_text
@@ -281,7 +282,8 @@ class TableCog(commands.Cog):
         # the panel never shows what a failed save takes back, nor goes back.
         told = self.bot.presenter.told(table.id, update.user_id)
         if told is not None and self._panel_after_answer(interaction):
-            # Past capacity: answered at once, the panel follows in its turn.
+            # Past capacity, or late already: answered at once, the panel
+            # follows in its turn.
             await interaction.response.defer(ephemeral=True, thinking=True)
             self.bot.presenter.follow_panel(table.id, update.user_id, interaction, lang)
             return
@@ -298,8 +300,7 @@ class TableCog(commands.Cog):
         capacity, or when the click already waited in a queue to reach us."""
         if not self.bot.load.shedding.hand_in_answer:
             return True
-        waited = (self.bot.clock.now() - interaction.created_at).total_seconds()
-        return waited > HAND_QUEUED
+        return waited(interaction.created_at, self.bot.clock.now()) > HAND_QUEUED
 
     async def _defer(self, interaction: discord.Interaction) -> None:
         """Acknowledge at once (Discord allows 3 seconds); the answer follows

@@ -7,7 +7,8 @@ measure, needs no knowledge of what runs, and rises with any kind of work.
 
 The smoothed lag sets a level; each level sheds one more kind of optional work
 (`shedding`), in this order: longer gaps between table-message edits, hand
-panels nobody needs right now, turn pings, slate pictures. Game moves, clocks
+panels nobody needs right now (and "My hand" answered before its panel is
+drawn), turn pings, slate pictures. Game moves, clocks
 and saves are never shed, and when the lag falls everything returns. From the
 first level on, the work after a click's acknowledgement and every edit take
 turns in fewer and fewer slots (tables/slots.py): the acknowledgements of new
@@ -47,7 +48,7 @@ class Level(IntEnum):
 
     NORMAL = 0
     BUSY = 1  # table messages edited less often
-    STRAINED = 2  # and hand panels of people not on turn wait
+    STRAINED = 2  # and hand panels of people not on turn wait; "My hand" panels follow
     OVERLOADED = 3  # and no turn pings
     SATURATED = 4  # and no slate pictures
 
