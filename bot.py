@@ -17,11 +17,11 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import aiohttp
 import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
+from cogs.connector import discord_connector
 from cogs.error_path import ToepTree
 from cogs.i18n import ToepTranslator
 from cogs.presenter import Presenter
@@ -52,15 +52,6 @@ COLLECTOR_THRESHOLDS = (20_000, 10, 10)  # the cycle collector's, from setup_hoo
 # made some 400-900 round trips a second at 5 ms and 7,500 at 0.5 ms (170,000
 # with no thread); the thinking thread loses about a tenth of its speed.
 SWITCH_INTERVAL = 0.0005
-# Connections at once to one Discord host: the REST API's (the gateway's are one
-# per shard, to another host). discord.py's own pool has no limit, so in a burst
-# of clicks every request in flight opened a TLS connection of its own, with its
-# handshake and its buffers, and the pool let them lapse once idle, to open them
-# again in the next burst. At 800 tables on one process that was 3,900 handshakes
-# in 75 s and a process of 1.5 GB. Past this many, a request waits its turn for
-# a connection already open. Tests and the bench build their connectors with it.
-CONNECTIONS_PER_HOST = 64
-POOL: dict[str, Any] = {"limit": 0, "limit_per_host": CONNECTIONS_PER_HOST}
 
 
 class ToepBot(commands.Bot):
@@ -241,9 +232,10 @@ class ShardedToepBot(ToepBot, commands.AutoShardedBot):
 def create_bot(settings: Settings, **client_kwargs: Any) -> ToepBot:
     """The bot, built but not running (tests pass `connector=` and the like). Without
     shard settings one plain gateway connection, as before sharding existed.
-    Call it in the running event loop: the connection pool (POOL) belongs to it."""
+    Call it in the running event loop: the connection pools (cogs/connector.py)
+    belong to it."""
     if "connector" not in client_kwargs:
-        client_kwargs["connector"] = aiohttp.TCPConnector(**POOL)
+        client_kwargs["connector"] = discord_connector()
     if settings.shards.sharded:
         return ShardedToepBot(settings, **client_kwargs)
     return ToepBot(settings, **client_kwargs)

@@ -37,7 +37,8 @@ from bench.e2e_wire import (
     TableState,
     watching,
 )
-from bot import POOL, ToepBot, create_bot
+from bot import ToepBot, create_bot
+from cogs.connector import discord_connector
 from config import Settings
 from data.url import is_postgres_url
 from tables.shards import Shards
@@ -122,7 +123,7 @@ def build(config: BotConfig) -> ToepBot:
                         database_url=url, shards=Shards(config.shard_count, ids))
     return create_bot(settings,
                       connector=remote_connector(config.port, config.ca_pem, _unknown_host,
-                                                 **POOL),
+                                                 discord_connector),
                       guild_ready_timeout=0.05,
                       table_config=TableConfig(bot_pause=config.bot_pause))
 

@@ -1,4 +1,4 @@
-"""The launcher's own choices (bot.py): the connection pool to Discord."""
+"""The launcher's own choices (bot.py): the connection pools to Discord."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from pathlib import Path
 
 import aiohttp
 
-from bot import CONNECTIONS_PER_HOST, POOL, create_bot
+from bot import create_bot
+from cogs.connector import CONNECTIONS_PER_HOST, POOL, AnswersFirst
 from config import Settings
 from tables.load import AT_ONCE
 
@@ -19,11 +20,13 @@ async def test_the_bot_keeps_a_bounded_pool_of_connections_per_host(tmp_path: Pa
     bot = create_bot(_settings(tmp_path))
     connector = bot.http.connector
     try:
-        assert isinstance(connector, aiohttp.TCPConnector)
         # Past this many requests in flight, the next waits for an open
         # connection instead of a new TLS handshake; the gateway's host is apart.
-        assert connector.limit_per_host == CONNECTIONS_PER_HOST
-        assert connector.limit == 0
+        # First answers to interactions have a pool of their own.
+        assert isinstance(connector, AnswersFirst)
+        for pool in (connector, connector.answers):
+            assert pool.limit_per_host == CONNECTIONS_PER_HOST
+            assert pool.limit == 0
     finally:
         await connector.close()
 
@@ -37,7 +40,7 @@ async def test_a_connector_given_to_the_bot_is_the_one_it_uses(tmp_path: Path) -
         await given.close()
 
 
-def test_edits_past_capacity_leave_connections_for_the_answers_to_clicks() -> None:
+def test_edits_past_capacity_leave_connections_for_followups_and_messages() -> None:
     # Each edit holds a slot (tables/slots.py) while its request is out.
     limits = [n for n in AT_ONCE.values() if n is not None]
     assert limits and max(limits) < CONNECTIONS_PER_HOST

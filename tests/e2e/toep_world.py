@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot import POOL, ToepBot, create_bot
+from bot import ToepBot, create_bot
+from cogs.connector import discord_connector
 from cogs.ids import ButtonId, ForgedId, decode
 from config import Settings
 from engine import events as ev
@@ -77,7 +78,7 @@ class World:
         """Build and start the bot (again, after `stop`: same database, same fake)."""
         bot = create_bot(Settings(discord_token=TOKEN, database_path=self.path,
                                   database_url=self.database_url),
-                         connector=self.fake.connector(**POOL), guild_ready_timeout=0.05,
+                         connector=self.fake.connector(discord_connector), guild_ready_timeout=0.05,
                          clock=self.clock, table_config=self.config)
         self.bot = bot
         self.starts.append(time.monotonic())

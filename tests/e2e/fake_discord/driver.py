@@ -20,7 +20,7 @@ from .interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT, 
 from .models import DEFAULT_EVERYONE, Channel, Edit, Guild, Json, Member, Message, Role, User
 from .options import CommandError, command_data, find_command
 from .ratelimit import RateLimitConfig, RateLimiter
-from .resolver import make_connector
+from .resolver import Build, make_connector
 from .results import InteractionResult
 from .server import Server
 from .snowflake import Snowflakes
@@ -110,14 +110,16 @@ class FakeDiscord(FaultControls):
         through `remote_connector(fake.port, fake.ca_pem, ...)`."""
         return self._tls.ca_pem
 
-    def connector(self, **pool: Any) -> aiohttp.TCPConnector:
+    def connector(self, build: Build = aiohttp.TCPConnector, **pool: Any) -> aiohttp.TCPConnector:
         """A fresh connector for discord.Client(connector=...); the client's session
-        closes it. `pool`: the client's connection limits (none by default)."""
+        closes it. `build`: the client's own connector (cogs/connector.py for the
+        bot), `pool`: its connection limits (none by default)."""
         return make_connector(
             DISCORD_HOSTS,
             self.port,
             self._tls.client,
             lambda host: self.store.error(f"resolver: unknown host {host}"),
+            build,
             **pool,
         )
 

@@ -45,14 +45,17 @@ class FakeDiscordResolver(AbstractResolver):
         return None
 
 
+Build = Callable[..., aiohttp.TCPConnector]
+
+
 def make_connector(
     hosts: tuple[str, ...], port: int, client_ssl: ssl.SSLContext,
-    on_unknown: Callable[[str], None], **pool: Any,
+    on_unknown: Callable[[str], None], build: Build = aiohttp.TCPConnector, **pool: Any,
 ) -> aiohttp.TCPConnector:
-    """`pool`: the connection limits of the client under test (its connector's
-    arguments); by default none, like discord.py's own connector. The session
-    owns and closes it."""
-    return aiohttp.TCPConnector(
+    """`build`: the client under test's own connector (a TCPConnector's arguments
+    in), given the fake's resolver and TLS; `pool`: connection limits, by default
+    none, like discord.py's own connector. The session owns and closes it."""
+    return build(
         **{"limit": 0, **pool},
         ssl=client_ssl,
         resolver=FakeDiscordResolver(hosts, port, on_unknown),
@@ -61,8 +64,10 @@ def make_connector(
 
 
 def remote_connector(
-    port: int, ca_pem: str, on_unknown: Callable[[str], None], **pool: Any
+    port: int, ca_pem: str, on_unknown: Callable[[str], None],
+    build: Build = aiohttp.TCPConnector, **pool: Any,
 ) -> aiohttp.TCPConnector:
     """`FakeDiscord.connector()` for a bot in another process: the fake's port and CA
     (`fake.port`, `fake.ca_pem`) cross the process boundary, the rules stay the same."""
-    return make_connector(DISCORD_HOSTS, port, client_context(ca_pem), on_unknown, **pool)
+    return make_connector(DISCORD_HOSTS, port, client_context(ca_pem), on_unknown, build,
+                          **pool)
