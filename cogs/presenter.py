@@ -81,6 +81,7 @@ class Panel:
     seen: int = -1  # the table's event count when what it shows was taken
     owed: bool = False  # the person clicked on it: the result shows, whatever the load
     refreshed: datetime | None = None  # when it was last sent or edited (None: `opened`)
+    thinking: bool = False  # answered "thinking" and not yet edited into the panel
 
 
 @dataclass
@@ -143,6 +144,7 @@ class Presenter:
         # 30 times while they lasted; with one, some 4 times, and one thread
         # draws nearly as many pictures a second on two cores.
         self._pictures = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toep-pictures")
+        self._deleting: set[asyncio.Task[None]] = set()  # "thinking" answers let go of
 
     # --- the listener ------------------------------------------------------------------
 
@@ -306,7 +308,7 @@ class Presenter:
             if lane.failures and lane.task is not None:
                 lane.task.cancel()
         await asyncio.gather(*(lane.task for lane in self._lanes() if lane.task is not None),
-                             return_exceptions=True)
+                             *self._deleting, return_exceptions=True)
         self._pictures.shutdown(wait=False, cancel_futures=True)
 
     # --- the table message ---------------------------------------------------------------
@@ -523,6 +525,8 @@ class Presenter:
         # garbage collection walks, each collection a pause of the event loop.
         interaction.message = None
         old = self.panels.get((table_id, user_id))
+        if old is not None and old.thinking and old.interaction is not interaction:
+            self._delete_answer(old.interaction)
         panel = Panel(interaction, lang, self.now(), owed=shows is None)
         if shows is not None:
             panel.shown, panel.seen = panel_key(*shows), _moment(shows[0])
@@ -538,9 +542,22 @@ class Presenter:
         """A panel still to be shown: `interaction` was answered with
         "thinking", and the panel replaces that answer in its turn."""
         self.register_panel(table_id, user_id, interaction, lang)
+        self.panels[(table_id, user_id)].thinking = True
         shown = self.shown.get(table_id)
         if shown is not None:
             self._wake_panels(shown)
+
+    def _delete_answer(self, interaction: discord.Interaction) -> None:
+        """A "thinking" answer that a newer panel replaced before it became one
+        (two quick clicks on "My hand" past capacity): deleted, not left
+        thinking until Discord gives up on it."""
+        async def delete() -> None:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+
+        task = asyncio.get_running_loop().create_task(delete())
+        self._deleting.add(task)
+        task.add_done_callback(self._deleting.discard)
 
     def told(self, table_id: int, user_id: int) -> tuple[TableSnapshot, SeatUpdate] | None:
         """The table as it was last told to the presenter (saved), with this
@@ -618,12 +635,14 @@ class Presenter:
                 content=rendered.content, embed=rendered.embed,
                 view=unlistened(rendered.view))
             panel.shown, panel.seen = key, max(panel.seen, _moment(snap))
-            panel.owed, panel.refreshed = False, now
+            panel.owed, panel.refreshed, panel.thinking = False, now, False
         except discord.HTTPException as err:
             if retry_delay(err, 0) is not None:
                 raise  # a passing trouble: the panel stays, tried again
-            # Its token expired or its message is gone: the person opens a new one.
-            self.panels.pop((snap.table_id, user_id), None)
+            # Its token expired or its message is gone: the person opens a new
+            # one (unless they did while this edit was out).
+            if self.panels.get((snap.table_id, user_id)) is panel:
+                del self.panels[(snap.table_id, user_id)]
 
 
 def panel_key(snap: TableSnapshot, update: SeatUpdate) -> str:

@@ -164,3 +164,40 @@ async def test_past_capacity_my_hand_is_answered_at_once_and_the_panel_follows(
         res = await world.click("bram", table_message, hand)
         assert res.ack_name == "CHANNEL_MESSAGE_WITH_SOURCE"
         assert res.message is not None and res.message.buttons()
+
+
+async def test_a_second_my_hand_past_capacity_leaves_no_answer_thinking(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_world(tmp_path) as world:
+        assert world.bot is not None
+        await open_private_table(world, bots=("normal",))
+        await start(world)
+        await world.bot_settled()
+        presenter = world.bot.presenter
+        # The panels wait until both clicks are answered: the first "thinking"
+        # answer is still one when the second click comes.
+        both_answered = asyncio.Event()
+        refresh = presenter._refresh_panels
+
+        async def gated(shown: Any) -> None:
+            await both_answered.wait()
+            await refresh(shown)
+
+        monkeypatch.setattr(presenter, "_refresh_panels", gated)
+        world.bot.load.force(Level.STRAINED)
+        table_message = world.table_message()
+        hand = panel_button(table_message, "hand")
+        assert hand is not None
+        first = await world.click("anna", table_message, hand)
+        second = await world.click("anna", table_message, hand)
+        assert first.ack_name == second.ack_name == "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE"
+        both_answered.set()
+        await world.bot_settled()
+        for _ in range(100):  # the deletion is a request of its own
+            if first.message is not None and first.message.deleted:
+                break
+            await asyncio.sleep(0.02)
+        # The first answer is gone, not "thinking" for good; the second is the panel.
+        assert first.message is not None and first.message.deleted
+        panel = second.message
+        assert panel is not None and not panel.deleted and panel.embeds and panel.buttons()
