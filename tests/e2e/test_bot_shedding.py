@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from cogs import presenter as presenter_module
@@ -201,3 +202,53 @@ async def test_a_second_my_hand_past_capacity_leaves_no_answer_thinking(
         assert first.message is not None and first.message.deleted
         panel = second.message
         assert panel is not None and not panel.deleted and panel.embeds and panel.buttons()
+
+
+async def test_a_panel_whose_edit_fails_after_a_newer_one_came_keeps_the_newer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_world(tmp_path) as world:
+        assert world.bot is not None
+        await open_private_table(world, bots=("normal",))
+        await start(world)
+        await world.bot_settled()
+        presenter = world.bot.presenter
+        go, editing, newer_in = asyncio.Event(), asyncio.Event(), asyncio.Event()
+        refresh = presenter._refresh_panels
+
+        async def gated(shown: Any) -> None:
+            await go.wait()
+            await refresh(shown)
+
+        monkeypatch.setattr(presenter, "_refresh_panels", gated)
+        try:
+            world.bot.load.force(Level.STRAINED)
+            table_message = world.table_message()
+            hand = panel_button(table_message, "hand")
+            assert hand is not None
+            first = await world.click("anna", table_message, hand)
+            key = next(k for k, p in presenter.panels.items() if p.interaction.id == first.id)
+            real_edit = discord.Interaction.edit_original_response
+
+            async def late_edit(self: discord.Interaction, **kwargs: Any) -> Any:
+                if self.id == first.id:  # the old panel's edit, held until a newer one came
+                    editing.set()
+                    await newer_in.wait()
+                return await real_edit(self, **kwargs)  # its message is gone by now: 404
+
+            monkeypatch.setattr(discord.Interaction, "edit_original_response", late_edit)
+            go.set()
+            await asyncio.wait_for(editing.wait(), timeout=10)
+            second = await world.click("anna", table_message, hand)
+            for _ in range(100):  # the first answer is deleted (a request of its own)
+                if first.message is not None and first.message.deleted:
+                    break
+                await asyncio.sleep(0.02)
+            assert first.message is not None and first.message.deleted
+        finally:
+            go.set()
+            newer_in.set()
+        await world.bot_settled()
+        # The old panel's failed edit did not drop the newer one: it follows the game.
+        assert presenter.panels[key].interaction.id == second.id
+        panel = second.message
+        assert panel is not None and panel.embeds and panel.buttons()
