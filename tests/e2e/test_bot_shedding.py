@@ -167,6 +167,38 @@ async def test_past_capacity_my_hand_is_answered_at_once_and_the_panel_follows(
         assert res.message is not None and res.message.buttons()
 
 
+def _gate_panels(world: Any, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """Hand panels are not edited until the returned event is set."""
+    presenter = world.bot.presenter
+    go = asyncio.Event()
+    refresh = presenter._refresh_panels
+
+    async def gated(shown: Any) -> None:
+        await go.wait()
+        await refresh(shown)
+
+    monkeypatch.setattr(presenter, "_refresh_panels", gated)
+    return go
+
+
+def _past_capacity_hand(world: Any) -> tuple[Any, str]:
+    """The load forced past capacity; the table message and its "My hand" button."""
+    world.bot.load.force(Level.STRAINED)
+    table_message = world.table_message()
+    hand = panel_button(table_message, "hand")
+    assert hand is not None
+    return table_message, hand
+
+
+async def _deleted(message: Any) -> bool:
+    """Whether `message` is deleted, within a moment (the deletion is a request)."""
+    for _ in range(100):
+        if message is not None and message.deleted:
+            return True
+        await asyncio.sleep(0.02)
+    return False
+
+
 async def test_a_second_my_hand_past_capacity_leaves_no_answer_thinking(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_world(tmp_path) as world:
@@ -174,32 +206,19 @@ async def test_a_second_my_hand_past_capacity_leaves_no_answer_thinking(
         await open_private_table(world, bots=("normal",))
         await start(world)
         await world.bot_settled()
-        presenter = world.bot.presenter
         # The panels wait until both clicks are answered: the first "thinking"
         # answer is still one when the second click comes.
-        both_answered = asyncio.Event()
-        refresh = presenter._refresh_panels
-
-        async def gated(shown: Any) -> None:
-            await both_answered.wait()
-            await refresh(shown)
-
-        monkeypatch.setattr(presenter, "_refresh_panels", gated)
-        world.bot.load.force(Level.STRAINED)
-        table_message = world.table_message()
-        hand = panel_button(table_message, "hand")
-        assert hand is not None
-        first = await world.click("anna", table_message, hand)
-        second = await world.click("anna", table_message, hand)
-        assert first.ack_name == second.ack_name == "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE"
-        both_answered.set()
+        both_answered = _gate_panels(world, monkeypatch)
+        try:
+            table_message, hand = _past_capacity_hand(world)
+            first = await world.click("anna", table_message, hand)
+            second = await world.click("anna", table_message, hand)
+            assert first.ack_name == second.ack_name == "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE"
+        finally:
+            both_answered.set()
         await world.bot_settled()
-        for _ in range(100):  # the deletion is a request of its own
-            if first.message is not None and first.message.deleted:
-                break
-            await asyncio.sleep(0.02)
         # The first answer is gone, not "thinking" for good; the second is the panel.
-        assert first.message is not None and first.message.deleted
+        assert await _deleted(first.message)
         panel = second.message
         assert panel is not None and not panel.deleted and panel.embeds and panel.buttons()
 
@@ -212,19 +231,10 @@ async def test_a_panel_whose_edit_fails_after_a_newer_one_came_keeps_the_newer(
         await start(world)
         await world.bot_settled()
         presenter = world.bot.presenter
-        go, editing, newer_in = asyncio.Event(), asyncio.Event(), asyncio.Event()
-        refresh = presenter._refresh_panels
-
-        async def gated(shown: Any) -> None:
-            await go.wait()
-            await refresh(shown)
-
-        monkeypatch.setattr(presenter, "_refresh_panels", gated)
+        go = _gate_panels(world, monkeypatch)
+        editing, newer_in = asyncio.Event(), asyncio.Event()
         try:
-            world.bot.load.force(Level.STRAINED)
-            table_message = world.table_message()
-            hand = panel_button(table_message, "hand")
-            assert hand is not None
+            table_message, hand = _past_capacity_hand(world)
             first = await world.click("anna", table_message, hand)
             key = next(k for k, p in presenter.panels.items() if p.interaction.id == first.id)
             real_edit = discord.Interaction.edit_original_response
@@ -239,11 +249,7 @@ async def test_a_panel_whose_edit_fails_after_a_newer_one_came_keeps_the_newer(
             go.set()
             await asyncio.wait_for(editing.wait(), timeout=10)
             second = await world.click("anna", table_message, hand)
-            for _ in range(100):  # the first answer is deleted (a request of its own)
-                if first.message is not None and first.message.deleted:
-                    break
-                await asyncio.sleep(0.02)
-            assert first.message is not None and first.message.deleted
+            assert await _deleted(first.message)
         finally:
             go.set()
             newer_in.set()
