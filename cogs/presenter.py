@@ -552,7 +552,9 @@ class Presenter:
         (two quick clicks on "My hand" past capacity): deleted, not left
         thinking until Discord gives up on it."""
         async def delete() -> None:
-            with contextlib.suppress(discord.HTTPException):
+            # Tidying only: a refusal or the network failing leaves it be.
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError,
+                                     asyncio.TimeoutError):
                 await interaction.delete_original_response()
 
         task = asyncio.get_running_loop().create_task(delete())
