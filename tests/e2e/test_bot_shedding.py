@@ -199,13 +199,18 @@ async def _deleted(message: Any) -> bool:
     return False
 
 
+async def _playing_with_a_computer(world: Any) -> None:
+    """Anna's private table with one computer player, its game started and shown."""
+    assert world.bot is not None
+    await open_private_table(world, bots=("normal",))
+    await start(world)
+    await world.bot_settled()
+
+
 async def test_a_second_my_hand_past_capacity_leaves_no_answer_thinking(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_world(tmp_path) as world:
-        assert world.bot is not None
-        await open_private_table(world, bots=("normal",))
-        await start(world)
-        await world.bot_settled()
+        await _playing_with_a_computer(world)
         # The panels wait until both clicks are answered: the first "thinking"
         # answer is still one when the second click comes.
         both_answered = _gate_panels(world, monkeypatch)
@@ -226,10 +231,8 @@ async def test_a_second_my_hand_past_capacity_leaves_no_answer_thinking(
 async def test_a_panel_whose_edit_fails_after_a_newer_one_came_keeps_the_newer(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_world(tmp_path) as world:
+        await _playing_with_a_computer(world)
         assert world.bot is not None
-        await open_private_table(world, bots=("normal",))
-        await start(world)
-        await world.bot_settled()
         presenter = world.bot.presenter
         go = _gate_panels(world, monkeypatch)
         editing, newer_in = asyncio.Event(), asyncio.Event()
