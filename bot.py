@@ -13,7 +13,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -21,6 +21,7 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
+from cogs import queue_jump
 from cogs.connector import discord_connector
 from cogs.error_path import ToepTree
 from cogs.i18n import ToepTranslator
@@ -82,6 +83,7 @@ class ToepBot(commands.Bot):
         self.load = LoadGauge()
         self._db: Database | None = None
         self._thresholds = gc.get_threshold()  # the collector's, given back on close
+        self._undo_queue_jump: Callable[[], None] | None = None  # given back on close
         self._switch_interval = sys.getswitchinterval()  # given back on close
         self._presenter: Presenter | None = None
         self._manager: TableManager | None = None
@@ -128,6 +130,7 @@ class ToepBot(commands.Bot):
             await self.load_extension(extension)
         _tune_the_collector()
         sys.setswitchinterval(SWITCH_INTERVAL)
+        self._undo_queue_jump = queue_jump.install(asyncio.get_running_loop())
         await self.sync_commands()
         restored = await self._manager.restore()
         log.info("ready to play (%s); %d table(s) restored", shards.describe(), len(restored))
@@ -167,6 +170,15 @@ class ToepBot(commands.Bot):
                     raise
             await asyncio.sleep(1.0)  # discord.py already waited its back-off once
 
+    def _schedule_event(self, coro: Callable[..., Coroutine[Any, Any, Any]], event_name: str,
+                        *args: Any, **kwargs: Any) -> asyncio.Task[Any]:
+        """discord.py's, but a click's listener runs in the turn of the event loop
+        that read it, ahead of the queue (cogs/queue_jump.py)."""
+        task = super()._schedule_event(coro, event_name, *args, **kwargs)
+        if event_name == "on_interaction":
+            queue_jump.jump_the_queue(task)
+        return task
+
     def _lost_lease(self, lost: LeaseLost) -> None:
         """Another process took this database over: stop at once (its saves are
         already refused) and let `main` exit with status 1."""
@@ -189,6 +201,9 @@ class ToepBot(commands.Bot):
         gc.unfreeze()  # what setup_hook froze may be collected again
         gc.set_threshold(*self._thresholds)
         sys.setswitchinterval(self._switch_interval)
+        if self._undo_queue_jump is not None:
+            self._undo_queue_jump()
+            self._undo_queue_jump = None
 
 
 def _tune_the_collector() -> None:
