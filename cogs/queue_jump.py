@@ -2,12 +2,12 @@
 
 Discord drops a click whose first answer does not arrive within 3 seconds. Each
 turn of asyncio's event loop runs every callback that was ready when it began,
-and a task's first step waits for the next turn. Between the gateway's read of a
-click and its answer on the wire lay three such turns: discord.py's listener
-task, the request, and aiohttp's task that writes the request's body (on Python
-3.12 and later aiohttp starts that one at once; on 3.11, ours, it waits a turn).
-Past capacity a turn is as long as the queue: at 800 tables on one process up to
-1-2 s, so three of them made a click late.
+and a new task's first step waits for the next turn. After the turn in which the
+gateway's task read a click, two more passed before its answer was on the wire:
+one for discord.py's listener task, one for aiohttp's task that writes the
+request's body (on Python 3.12 and later aiohttp starts that one at once; on
+3.11, ours, it waits a turn). Past capacity a turn is as long as the queue: at
+800 tables on one process up to 1-2 s.
 
 `jump_the_queue` moves a task's first step from the back of the loop's queue to
 its front: it runs in the same turn, right after the step that made it. Two kinds
@@ -15,6 +15,13 @@ of task jump: the listener of an interaction (`ToepBot._schedule_event`), and,
 through the loop's task factory (`install`), the command tree's invoker and
 aiohttp's writer of a request's body. None of them adds work: each runs what would
 have run one turn later, and what it pushes out runs first in the next turn.
+
+Only first steps jump, as Python 3.12's eager tasks start at once. A later step
+is a wake-up among the other callbacks of the future it waited for, and asyncio
+relies on those running in the order they were added. When every step of these
+tasks jumped (an experiment, not kept), a task that had just connected a socket
+ran before asyncio let go of that socket's writer, and the writer fired for
+ever. Sockets are not read ahead of the queue either, for the same reason.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ JUMPERS = frozenset({
     "ClientRequest.write_bytes",  # aiohttp: a request's body, the answer itself
     "CommandTree._from_interaction.<locals>.wrapper",  # discord.py: a slash command
 })
+
 
 class _Front:
     """How many steps that jumped still wait at the front of one loop's queue,

@@ -13,8 +13,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import aiohttp
+from aiohttp.client_reqrep import ClientRequest
+from discord.app_commands import CommandTree
 
-from cogs.queue_jump import install, jump_the_queue
+from cogs.queue_jump import JUMPERS, install, jump_the_queue
 
 QUEUED = 20  # callbacks waiting in the loop's queue when the request is made
 BUSY = 0.01  # seconds each of them holds the loop (a sleep: the server's thread runs)
@@ -183,3 +185,10 @@ async def test_a_callback_another_thread_queues_meanwhile_is_never_lost() -> Non
     finally:
         sys.setswitchinterval(previous)
     assert arrived[0] == sent
+
+
+def test_the_coroutines_that_jump_are_named_as_the_libraries_name_them() -> None:
+    # A rename in aiohttp or discord.py would quietly send them to the back again.
+    invokers = {const.co_qualname for const in CommandTree._from_interaction.__code__.co_consts
+                if getattr(const, "co_qualname", "").endswith(".wrapper")}
+    assert {ClientRequest.write_bytes.__qualname__} | invokers == JUMPERS
