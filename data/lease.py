@@ -34,7 +34,7 @@ from pathlib import Path
 
 from data.db import Database
 from data.errors import DataError
-from data.sql import DRIVER_ERRORS, Connection, Query, Row
+from data.sql import DRIVER_ERRORS, OUTAGE_ERRORS, Connection, Query, Row
 from data.times import from_db, to_db
 
 log = logging.getLogger(__name__)
@@ -278,7 +278,7 @@ async def verdict(conn: Connection, resources: Sequence[str], owner: str, found:
 
 
 # A renewal or a release that failed for the database's sake, not ours.
-_TROUBLE: tuple[type[Exception], ...] = (DataError, *DRIVER_ERRORS)
+_TROUBLE: tuple[type[Exception], ...] = (DataError, *DRIVER_ERRORS, *OUTAGE_ERRORS)
 
 
 def _lock_name(resource: str) -> str:

@@ -38,7 +38,9 @@ OUTAGE_ERRORS: tuple[type[Exception], ...] = (
     asyncpg.OperatorInterventionError,  # the server shuts down or restarts
     asyncpg.InsufficientResourcesError,
     asyncpg.InterfaceError,
-    ConnectionError,
+    # The network: a server that refuses, resets, or cannot be reached at all
+    # (its host down: connecting times out, TimeoutError, or no route).
+    OSError,
 )
 # Everything a driver may raise: the outside world's words, never a card.
 DRIVER_ERRORS: tuple[type[Exception], ...] = (

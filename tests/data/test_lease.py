@@ -9,6 +9,7 @@ import sys
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -313,3 +314,31 @@ async def test_a_lapsed_lease_of_other_guilds_stays_where_it_is(
     await lease.acquire(second, "new:1:1", resources=(SHARD_0,), now=at(31))
     held = await lease.holder(second, SHARD_1)
     assert held is not None and held.owner == ELSEWHERE  # its process may yet come back
+
+
+@pytest.mark.parametrize("trouble", [TimeoutError(), OSError(113, "No route to host")])
+async def test_a_renewal_the_network_fails_is_tried_again(
+    db: Database, second: Database, monkeypatch: pytest.MonkeyPatch, trouble: OSError,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A database server that cannot be reached (its host down, a route gone:
+    connecting to it times out) costs heartbeats, never the keeper's task."""
+    real = lease.renew
+    failures = [trouble, trouble]
+
+    async def renew(*args: Any, **kwargs: Any) -> None:
+        if failures:
+            raise failures.pop()
+        await real(*args, **kwargs)
+
+    monkeypatch.setattr(lease, "renew", renew)
+    lost: list[LeaseLost] = []
+    keeper = LeaseKeeper(db, lost.append, ttl=timedelta(seconds=2),
+                         heartbeat=timedelta(seconds=0.05))
+    first = await keeper.start()
+    await asyncio.sleep(0.4)
+    held = await lease.holder(second)
+    assert keeper._task is not None and not keeper._task.done()
+    assert held is not None and held.expires_at > first.expires_at  # renewed since
+    assert "could not renew the leases" in caplog.text and lost == []
+    await keeper.stop()
