@@ -294,6 +294,19 @@ async def test_expired_token_is_50027(run_bot: BotRunner) -> None:
         await bot.close()
 
 
+async def test_heartbeats_are_acknowledged_a_round_trip_later(run_bot: BotRunner) -> None:
+    async with FakeDiscord(heartbeat_interval=0.5, round_trip=0.03) as fake:
+        world(fake)
+        bot = await started(fake, run_bot)
+        conn = fake.gateway_connections[0]
+        await asyncio.sleep(1.3)  # the first beat, two of the keep-alive thread, their ACKs
+        assert conn.heartbeats >= 3
+        # The client measures the round trip, not the time since the beat before
+        # (an instant ACK beats discord.py's note of its send: "41.3s behind").
+        assert 0.02 < bot.latency < 0.25
+        await bot.close()
+
+
 async def test_reconnect_resumes_session(fake: FakeDiscord, run_bot: BotRunner) -> None:
     _, channel, anna, _ = world(fake)
     await started(fake, run_bot)
