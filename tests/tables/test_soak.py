@@ -1,6 +1,7 @@
-"""The soak bench (bench/soak.py) on tiny numbers: it runs, reports every
-figure it promises, and finds no errors and no replay mismatches. Figures
-themselves are never asserted (the machine is shared)."""
+"""The soak bench (bench/soak.py) on tiny numbers, on both databases (a
+PostgreSQL server of its own, as `--database postgres` starts): it runs,
+reports every figure it promises, and finds no errors and no replay
+mismatches. Figures themselves are never asserted (the machine is shared)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ KEYS = {"errors", "games", "games_per_s", "events_per_s", "act_p99_ms", "kb_per_
         "restore_s", "replay_mismatches"}
 
 
-async def test_soak_smoke_reports_every_figure_with_no_errors() -> None:
-    result = await run(Options(tables=3, games=3, restore=3, max_seconds=60))
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+async def test_soak_smoke_reports_every_figure_with_no_errors(database: str) -> None:
+    result = await run(Options(tables=3, games=3, restore=3, max_seconds=60, database=database))
     assert set(result) >= KEYS
     assert result["errors"] == 0, result["error_samples"]
     assert result["replay_mismatches"] == 0
@@ -23,8 +25,10 @@ async def test_soak_smoke_reports_every_figure_with_no_errors() -> None:
 
 
 @pytest.mark.soak
-async def test_soak_small() -> None:
-    result = await run(Options(tables=20, games=40, restore=20, max_seconds=600))
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+async def test_soak_small(database: str) -> None:
+    result = await run(Options(tables=20, games=40, restore=20, max_seconds=600,
+                               database=database))
     assert result["errors"] == 0, result["error_samples"]
     assert result["replay_mismatches"] == 0 and result["games"] == 40
     assert result["restore_tables"] == 20
