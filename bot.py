@@ -53,6 +53,14 @@ COLLECTOR_THRESHOLDS = (20_000, 10, 10)  # the cycle collector's, from setup_hoo
 # made some 400-900 round trips a second at 5 ms and 7,500 at 0.5 ms (170,000
 # with no thread); the thinking thread loses about a tenth of its speed.
 SWITCH_INTERVAL = 0.0005
+# The gateway's close codes that stop the bot, as the operator can mend them.
+GATEWAY_ADVICE = {
+    4010: "SHARD_IDS must lie within SHARD_COUNT, the same count on every process",
+    4011: "this many servers need more shards: set SHARD_COUNT (the README's "
+          "'Running at scale' says how) and start again",
+    4012: "the API version is not supported: update discord.py (requirements.txt)",
+    4013: "the intents asked for are not valid: update Toep",
+}
 
 
 class ToepBot(commands.Bot):
@@ -280,10 +288,18 @@ def main() -> int:
     return run(lambda: create_bot(settings), settings.discord_token)
 
 
+def gateway_refusal(err: discord.ConnectionClosed) -> str:
+    """What a close code that ends the bot means to whoever runs it."""
+    advice = GATEWAY_ADVICE.get(err.code, err.reason or "see Discord's gateway close codes")
+    shard = "" if err.shard_id is None else f" of shard {err.shard_id}"
+    return f"Discord closed the gateway connection{shard} (code {err.code}): {advice}"
+
+
 def run(build: Callable[[], ToepBot], token: str) -> int:
     """Run the bot until it stops: the exit status, and one line on stderr for what
-    keeps it from running (a refused token, a database it cannot use or may not:
-    another process holds it, or took it over)."""
+    keeps it from running (a refused token, a gateway close that no reconnect
+    mends, such as too few shards; a database it cannot use or may not: another
+    process holds it, or took it over)."""
     try:
         asyncio.run(_run(build, token))
     except discord.LoginFailure:
@@ -291,6 +307,9 @@ def run(build: Callable[[], ToepBot], token: str) -> int:
         return 1
     except DataError as err:
         print(f"toep: the database cannot be used: {err}", file=sys.stderr)
+        return 1
+    except discord.ConnectionClosed as err:  # a close that no reconnect can mend
+        print(f"toep: {gateway_refusal(err)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass
