@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import hashlib
 import logging
 import os
 import secrets
@@ -33,7 +35,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from data.db import Database
-from data.errors import DataError
+from data.errors import DatabaseOpenError, DataError
 from data.sql import DRIVER_ERRORS, OUTAGE_ERRORS, Connection, Query, Row
 from data.times import from_db, to_db
 
@@ -112,14 +114,32 @@ class LeaseLost(DataError):
 
 
 def new_owner() -> str:
-    """An owner id, new for every process start: host:pid:random."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+    """An owner id, new for every process start: where:pid:random."""
+    return f"{pid_space()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+@functools.cache
+def pid_space() -> str:
+    """Where a pid names one process: the host's name and, on Linux, the kernel's
+    boot and the pid namespace. Containers can share a host name (Docker's host
+    network does) and still each count their pids from 1: a pid of another one,
+    looked up here, says nothing about whether that process runs."""
+    host = socket.gethostname()
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+        namespace = os.readlink("/proc/self/ns/pid")
+    except OSError:  # no /proc: not Linux, and one pid space per host
+        return host
+    digest = hashlib.blake2s(f"{boot} {namespace}".encode(), digest_size=4).hexdigest()
+    return f"{host}/{digest}"
 
 
 def owner_is_gone(owner: str) -> bool:
-    """Whether `owner` was a process on this machine that no longer runs (or is a zombie)."""
+    """Whether `owner` was a process of this pid space that no longer runs (or is
+    a zombie). One of another space (another machine or container, or an owner
+    id from before spaces were named) is never judged: its lease must lapse."""
     parts = owner.rsplit(":", 2)
-    if len(parts) != 3 or parts[0] != socket.gethostname() or not parts[1].isdigit():
+    if len(parts) != 3 or parts[0] != pid_space() or not parts[1].isdigit():
         return False
     pid = int(parts[1])
     if pid == os.getpid():
@@ -330,10 +350,17 @@ class LeaseKeeper:
         self._fence = _Fence(self.resources, self.owner, self._lose)
 
     async def start(self) -> Lease:
-        """Take the lease (LeaseHeld if another live process has it) and keep it."""
-        lease = await acquire(
-            self.db, self.owner, resources=self.resources, ttl=self._ttl, now=self._now
-        )
+        """Take the lease (LeaseHeld if another live process has it) and keep it;
+        DatabaseOpenError if the database does not let it be taken (locked by
+        another process for longer than its busy timeout, or out of reach)."""
+        try:
+            lease = await acquire(
+                self.db, self.owner, resources=self.resources, ttl=self._ttl, now=self._now
+            )
+        except OUTAGE_ERRORS as err:
+            raise DatabaseOpenError(
+                f"{self.db.name}: taking the lease of {', '.join(map(describe, self.resources))}"
+                f" failed ({err}); start again once the database answers") from err
         self.db.fence = self._fence
         self._task = asyncio.create_task(self._beat(), name="lease")
         log.info("holding the lease of %s as %s",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -15,6 +16,7 @@ import pytest
 
 from data import lease
 from data.db import Database, connect
+from data.errors import DatabaseOpenError
 from data.lease import LeaseHeld, LeaseKeeper, LeaseLost
 from data.meta import get_meta, set_meta
 from tests.data.helpers import NOW
@@ -74,14 +76,14 @@ async def test_a_lapsed_lease_is_taken_over_and_its_old_holder_can_no_longer_wri
 async def test_the_lease_of_a_process_gone_from_this_machine_is_taken_at_once(
     db: Database, second: Database
 ) -> None:
-    crashed = f"{socket.gethostname()}:{a_dead_pid()}:dead"
+    crashed = f"{lease.pid_space()}:{a_dead_pid()}:dead"
     await lease.acquire(db, crashed, now=at(0))
     taken = await lease.acquire(second, "new:1:1", now=at(1))  # long before it lapses
     assert taken.owner == "new:1:1"
 
 
 def test_only_processes_of_this_machine_that_ended_are_gone() -> None:
-    host = socket.gethostname()
+    host = lease.pid_space()
     assert lease.owner_is_gone(f"{host}:{a_dead_pid()}:x")
     assert not lease.owner_is_gone(f"{host}:1:x")  # init runs (or is not ours to signal)
     assert not lease.owner_is_gone(lease.new_owner())  # this very process
@@ -93,6 +95,16 @@ def test_only_processes_of_this_machine_that_ended_are_gone() -> None:
         assert lease.owner_is_gone(f"{host}:{child.pid}:x")
     finally:
         child.wait()
+
+
+def test_a_process_of_another_pid_space_under_the_same_host_name_is_not_judged() -> None:
+    """Two containers on Docker's host network share the host's name, and each
+    counts its pids from 1: a pid of the other one, looked up here, says nothing."""
+    host = socket.gethostname()
+    assert lease.pid_space().startswith(f"{host}/")  # Linux: its boot and pid namespace
+    assert lease.new_owner().startswith(f"{lease.pid_space()}:")
+    assert not lease.owner_is_gone(f"{host}/00000000:{a_dead_pid()}:x")
+    assert not lease.owner_is_gone(f"{host}:{a_dead_pid()}:x")  # named before spaces were
 
 
 async def test_release_lets_the_next_process_in(db: Database, second: Database) -> None:
@@ -243,7 +255,7 @@ async def test_a_process_overlapping_a_live_one_takes_no_lease_at_all(
 async def test_a_dead_process_s_shards_are_taken_back_and_the_others_stay(
     db: Database, second: Database
 ) -> None:
-    crashed = f"{socket.gethostname()}:{a_dead_pid()}:dead"
+    crashed = f"{lease.pid_space()}:{a_dead_pid()}:dead"
     await lease.acquire(db, crashed, resources=(SHARD_0,), now=at(0))
     await lease.acquire(db, ELSEWHERE, resources=(SHARD_1,), now=at(0))
     restarted = await lease.acquire(second, "new:1:1", resources=(SHARD_0,), now=at(1))
@@ -342,3 +354,23 @@ async def test_a_renewal_the_network_fails_is_tried_again(
     assert held is not None and held.expires_at > first.expires_at  # renewed since
     assert "could not renew the leases" in caplog.text and lost == []
     await keeper.stop()
+
+
+async def test_a_lease_the_database_will_not_let_be_taken_is_one_clear_error(
+        tmp_path: Path) -> None:
+    """Another program holds the SQLite file's write lock past the busy timeout:
+    the start fails with a sentence (bot.py prints it), and nothing is taken."""
+    path = tmp_path / "toep.sqlite3"
+    db = await connect(path, busy_timeout_ms=100)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    try:
+        blocker.execute("BEGIN IMMEDIATE")
+        lost: list[LeaseLost] = []
+        keeper = LeaseKeeper(db, lost.append)
+        with pytest.raises(DatabaseOpenError, match="taking the lease of the database failed"):
+            await keeper.start()
+        blocker.execute("ROLLBACK")
+        assert await lease.holder(db) is None and db.fence is None
+    finally:
+        blocker.close()
+        await db.close()
