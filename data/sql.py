@@ -175,6 +175,19 @@ class SqliteConnection(Connection):
         await self.raw.close()
 
 
+# The server ends a session of ours that waits this long inside a transaction:
+# its process is gone (a host that vanished mid-transaction sends no goodbye),
+# and the rows it locked (the leases, a game's) would otherwise stay locked for
+# every other cluster until TCP gives the connection up, hours later. Ours never
+# wait so long: a transaction sends its statements back to back.
+IDLE_IN_TRANSACTION_MS = 60_000
+
+
+async def _connect(url: str, timeout_s: float) -> asyncpg.Connection:
+    return await asyncpg.connect(url, timeout=timeout_s, server_settings={
+        "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)})
+
+
 class PostgresConnection(Connection):
     dialect = POSTGRESQL
 
@@ -186,7 +199,7 @@ class PostgresConnection(Connection):
 
     @classmethod
     async def open(cls, url: str, timeout_s: float) -> PostgresConnection:
-        return cls(await asyncpg.connect(url, timeout=timeout_s), url, timeout_s)
+        return cls(await _connect(url, timeout_s), url, timeout_s)
 
     async def ensure_open(self) -> None:
         # An SQLite file never goes away; a server does restart, and a bot
@@ -194,7 +207,7 @@ class PostgresConnection(Connection):
         # was refused to its caller, who tries again.
         if self.raw.is_closed() and not self._closed:
             log.warning("the connection to PostgreSQL was lost; connecting again")
-            self.raw = await asyncpg.connect(self._url, timeout=self._timeout_s)
+            self.raw = await _connect(self._url, self._timeout_s)
 
     async def begin(self, check: Query | None = None) -> int:
         if check is None:

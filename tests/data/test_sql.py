@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import asyncpg
 import pytest
 
+from data import sql
 from data.db import Database
 from data.errors import ConstraintError
 from data.meta import get_meta, set_meta
-from data.sql import Connection, Query, inlined, numbered
+from data.sql import Connection, PostgresConnection, Query, inlined, numbered
 
 
 def test_placeholders_are_numbered_outside_quotes() -> None:
@@ -97,3 +101,26 @@ async def test_one_of_matches_any_number_of_values(db: Database) -> None:
                 f"SELECT key FROM bot_meta WHERE {where} ORDER BY key", params)
             found.append([row[0] for row in rows])
     assert found == [["a"], ["a", "c"], ["a", "b", "c"], []]
+
+
+async def test_a_postgresql_session_left_inside_a_transaction_is_ended_by_the_server(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As when its host vanished mid-transaction: what it locked (here a lock by
+    name, as the lease takers hold) is free again once its time is up, not hours later."""
+    default = await PostgresConnection.open(pg_url, 10)
+    rows = await default.execute_fetchall("SHOW idle_in_transaction_session_timeout")
+    await default.close()
+    assert rows[0][0] == "1min"
+    monkeypatch.setattr(sql, "IDLE_IN_TRANSACTION_MS", 300)
+    stuck = await PostgresConnection.open(pg_url, 10)
+    other = await PostgresConnection.open(pg_url, 10)
+    try:
+        await stuck.begin()
+        await stuck.lock("leases")  # and then it waits, and waits
+        await other.begin()
+        await asyncio.wait_for(other.lock("leases"), 10)  # taken once the server ended it
+        with pytest.raises((asyncpg.PostgresError, asyncpg.InterfaceError)):
+            await stuck.execute("SELECT 1")
+    finally:
+        await other.close()
+        await stuck.close()
