@@ -27,6 +27,7 @@ from cogs.error_path import ToepTree
 from cogs.i18n import ToepTranslator
 from cogs.presenter import Presenter
 from config import Settings, SettingsError, load_settings
+from data.coverage import Coverage
 from data.db import Database, connect
 from data.errors import DataError
 from data.lease import LeaseKeeper, LeaseLost
@@ -126,7 +127,10 @@ class ToepBot(commands.Bot):
         # One process per database, or per shard: refused here (LeaseHeld) while
         # another process runs on the same database (or on one of these shards).
         shards = self.settings.shards
-        self._lease = LeaseKeeper(self._db, self._lost_lease, resources=shards.lease_resources())
+        # A sharded process also watches for shards that no process holds.
+        coverage = None if shards.count is None else Coverage(self._db, shards.count)
+        self._lease = LeaseKeeper(self._db, self._lost_lease, resources=shards.lease_resources(),
+                                  after_renewal=None if coverage is None else coverage.check)
         await self._lease.start()
         self._presenter = Presenter(self, self._db, self.clock, self.load)
         load = self.load

@@ -29,7 +29,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -337,8 +337,12 @@ class LeaseKeeper:
         ttl: timedelta = TTL,
         heartbeat: timedelta = HEARTBEAT,
         now: Now = utc_now,
+        after_renewal: Callable[[datetime], Awaitable[None]] | None = None,
     ) -> None:
+        """`after_renewal(now)`: more work for each heartbeat that renewed the
+        leases (data/coverage.py); the database's trouble there is only logged."""
         self.db = db
+        self._after_renewal = after_renewal
         self.owner = new_owner()
         self.resources = tuple(resources)
         self._on_lost = on_lost
@@ -395,6 +399,12 @@ class LeaseKeeper:
                 # every write safe until someone else really takes it over.
                 log.warning("could not renew the leases (%s); trying again in %.0f s",
                             err, self._heartbeat.total_seconds())
+                continue
+            if self._after_renewal is not None:
+                try:
+                    await self._after_renewal(self._now())
+                except _TROUBLE as err:
+                    log.warning("after renewing the leases: %s", err)
 
     def _lose(self, lost: LeaseLost) -> None:
         if self.lost is None:
