@@ -226,7 +226,8 @@ async def connect_postgres(url: str, *, migrations_dir: Path | None = None,
             ValueError) as error:
         raise DatabaseOpenError(f"cannot open database {name}: {error}") from error
     try:
-        await _migrate(conn, migrations_dir)
+        with conn.untimed():  # a migration may rewrite a big table
+            await _migrate(conn, migrations_dir)
     except BaseException:
         await conn.close()
         raise

@@ -181,6 +181,14 @@ class SqliteConnection(Connection):
 # every other cluster until TCP gives the connection up, hours later. Ours never
 # wait so long: a transaction sends its statements back to back.
 IDLE_IN_TRANSACTION_MS = 60_000
+# Seconds a statement may go unanswered. A server whose machine froze or whose
+# network went away sends nothing, not even a reset: without a limit a save
+# would wait for TCP to give up (a quarter of an hour, or for ever while the
+# kernel still takes the bytes), and every table with it. Past it the
+# connection is dropped and the statement fails as an outage, which its
+# caller tries again, on a new connection. Ours take milliseconds; a
+# migration, which may rewrite a big table, has no limit.
+STATEMENT_TIMEOUT_S = 20.0
 
 
 async def _connect(url: str, timeout_s: float) -> asyncpg.Connection:
@@ -196,6 +204,28 @@ class PostgresConnection(Connection):
         self._url = url
         self._timeout_s = timeout_s
         self._closed = False
+        self.statement_timeout: float | None = STATEMENT_TIMEOUT_S
+
+    @contextlib.contextmanager
+    def untimed(self) -> Iterator[None]:
+        """Statements without the time limit (migrations)."""
+        limit, self.statement_timeout = self.statement_timeout, None
+        try:
+            yield
+        finally:
+            self.statement_timeout = limit
+
+    @contextlib.contextmanager
+    def _dropped_if_silent(self) -> Iterator[None]:
+        """Around a statement run with `timeout=self.statement_timeout` (the
+        driver's own timer: no task more per statement): past it, the connection
+        is dropped, since whatever it was in the middle of is unknown."""
+        try:
+            yield
+        except TimeoutError:
+            self.raw.terminate()
+            raise TimeoutError(f"PostgreSQL did not answer for {self.statement_timeout:g} s;"
+                               " the connection was dropped") from None
 
     @classmethod
     async def open(cls, url: str, timeout_s: float) -> PostgresConnection:
@@ -210,29 +240,30 @@ class PostgresConnection(Connection):
             self.raw = await _connect(self._url, self._timeout_s)
 
     async def begin(self, check: Query | None = None) -> int:
-        if check is None:
-            await self.raw.execute(self.dialect.begin)
-            return 0
-        # One round trip for both: the simple protocol takes several statements
-        # at once, but no parameters, so the check's values are written in.
-        status = await self.raw.execute(f"{self.dialect.begin}; {inlined(check)}")
-        return _rowcount(status)
+        # With a check, one round trip for both: the simple protocol takes several
+        # statements at once, but no parameters, so the check's values are written in.
+        sql = self.dialect.begin if check is None else f"{self.dialect.begin}; {inlined(check)}"
+        with self._dropped_if_silent():
+            status = await self.raw.execute(sql, timeout=self.statement_timeout)
+        return 0 if check is None else _rowcount(status)
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        with _pg_constraints():
-            status = await self.raw.execute(numbered(sql), *params)
+        with _pg_constraints(), self._dropped_if_silent():
+            status = await self.raw.execute(numbered(sql), *params,
+                                            timeout=self.statement_timeout)
         return _rowcount(status)
 
     async def execute_fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        with _pg_constraints():
-            return list(await self.raw.fetch(numbered(sql), *params))
+        with _pg_constraints(), self._dropped_if_silent():
+            return list(await self.raw.fetch(numbered(sql), *params,
+                                             timeout=self.statement_timeout))
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         args = list(rows)
         if not args:
             return
-        with _pg_constraints():
-            await self.raw.executemany(numbered(sql), args)
+        with _pg_constraints(), self._dropped_if_silent():
+            await self.raw.executemany(numbered(sql), args, timeout=self.statement_timeout)
 
     @staticmethod
     def one_of(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
@@ -241,11 +272,14 @@ class PostgresConnection(Connection):
         return f"{column} = ANY(?)", [list(values)]
 
     async def lock(self, name: str) -> None:
-        await self.raw.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", name)
+        with self._dropped_if_silent():
+            await self.raw.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", name,
+                                   timeout=self.statement_timeout)
 
     @property
     def in_transaction(self) -> bool:
-        return bool(self.raw.is_in_transaction())
+        # A dropped connection's transaction is the server's to end: no ROLLBACK.
+        return not self.raw.is_closed() and bool(self.raw.is_in_transaction())
 
     async def close(self) -> None:
         self._closed = True

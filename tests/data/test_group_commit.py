@@ -9,12 +9,15 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from data import sql
 from data.bans import Forfeit, forfeits_in_window
 from data.db import Database, connect
 from data.errors import GameStateError, LogOrderError
 from data.games import cancel_game, end_game, load_game
 from data.group_commit import LogWriter
+from data.sql import OUTAGE_ERRORS
 from tests.data.helpers import GUILD, NOW, lobby, playing, until_blocked
+from tests.pg_proxy import FreezingProxy
 from tests.pg_server import PgServer
 
 
@@ -148,6 +151,32 @@ async def test_a_lost_postgres_connection_is_made_again_for_the_next_save(
     assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
         "the connection to PostgreSQL was lost; connecting again"]
     await db.close()
+
+
+async def test_a_save_to_a_server_that_stopped_answering_fails_in_time_and_is_made_again(
+    pg_server: PgServer, pg_url: str, caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its machine froze, or the network to it is gone: no reset, nothing. The save
+    fails as an outage within the statement limit (the table tries it again), and
+    once the server answers again the next try is made on a new connection."""
+    monkeypatch.setattr(sql, "STATEMENT_TIMEOUT_S", 0.5)
+    async with FreezingProxy(pg_server) as proxy:
+        db = await connect(proxy.url(pg_url))
+        game = await playing(db)
+        writer = LogWriter(db)
+        await writer.append(game.id, 0, _events(0, 1), 0, [])
+        proxy.freeze()
+        with pytest.raises(OUTAGE_ERRORS, match="did not answer"):
+            await asyncio.wait_for(writer.append(game.id, 1, _events(1, 1), 0, []), 10)
+        proxy.thaw()
+        await writer.append(game.id, 1, _events(1, 1), 0, [])  # the table's next try
+        assert [e["n"] for e in (await load_game(db, game.id)).events] == [0, 1]
+        warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+        assert warnings == [
+            "saving 1 appends failed: PostgreSQL did not answer for 0.5 s; the connection was"
+            " dropped", "the connection to PostgreSQL was lost; connecting again"], warnings
+        await db.close()
 
 
 async def test_an_append_waits_for_a_game_finishing_meanwhile_and_is_refused(

@@ -7,8 +7,8 @@ import asyncio
 import asyncpg
 import pytest
 
-from data import sql
-from data.db import Database
+from data import migrate, sql
+from data.db import Database, connect
 from data.errors import ConstraintError
 from data.meta import get_meta, set_meta
 from data.sql import Connection, PostgresConnection, Query, inlined, numbered
@@ -128,3 +128,25 @@ async def test_a_postgresql_session_left_inside_a_transaction_is_ended_by_the_se
     finally:
         await other.close()
         await stuck.close()
+
+
+async def test_migrations_have_no_statement_limit_and_every_other_statement_has(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A migration may rewrite a big table for minutes; a save must not wait so
+    long on a server that stopped answering (tests/data/test_group_commit.py)."""
+    limits: list[float | None] = []
+    real = migrate.apply_migrations
+
+    async def watched(conn: Connection, migrations: list[migrate.Migration]) -> list[int]:
+        assert isinstance(conn, PostgresConnection)
+        limits.append(conn.statement_timeout)
+        return await real(conn, migrations)
+
+    monkeypatch.setattr(migrate, "apply_migrations", watched)
+    db = await connect(pg_url)
+    try:
+        async with db.read() as conn:
+            assert isinstance(conn, PostgresConnection)
+            assert limits == [None] and conn.statement_timeout == sql.STATEMENT_TIMEOUT_S
+    finally:
+        await db.close()
