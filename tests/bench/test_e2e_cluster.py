@@ -43,10 +43,12 @@ def test_one_process_on_sqlite_is_not_a_cluster_run() -> None:
     assert (options.kill_cluster, options.kill_after) == (1, 5.0)
 
 
-async def test_a_killed_cluster_s_tables_finish_and_the_run_says_how_it_went() -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_killed_cluster_s_tables_finish_and_the_run_says_how_it_went(
+        backend: str) -> None:
     result = await run(Options(tables=4, rounds=2, think=(0.0, 0.1), bot_pause=0.0,
                                max_seconds=120.0, clusters=2, shard_count=2,
-                               kill_cluster=1, kill_after=0.0))
+                               kill_cluster=1, kill_after=0.0, backend=backend))
     assert result["errors"] == 0, result["error_samples"]
     assert result["games_finished"] == 4 and result["killed_games_finished"] == 2, result
     assert [c["tables"] for c in result["per_cluster"]] == [2, 2]
