@@ -32,8 +32,11 @@ class TableFailure(Exception):
     """Something went wrong that is not the player's doing (a disk error): the
     table was put back to its last saved state; the player gets an apology.
     `storage`: the database refused the save (full, locked, gone), so trying
-    again later may work; otherwise a bug of ours."""
+    again later may work; otherwise a bug of ours. `caught_up`: the database
+    held more of the game than the table (a save reported failed had been
+    made), and the table now holds the game as the database does."""
 
-    def __init__(self, message: str, *, storage: bool = False) -> None:
+    def __init__(self, message: str, *, storage: bool = False, caught_up: bool = False) -> None:
         super().__init__(message)
         self.storage = storage
+        self.caught_up = caught_up

@@ -18,6 +18,7 @@ from datetime import datetime
 from data import bans, games, stats
 from data.chance_log import ChanceLog
 from data.db import Database
+from data.errors import LogOrderError
 from data.games import Game as GameRow
 from data.games import LoadedGame, Seat, SeatResult
 from data.group_commit import LogWriter
@@ -67,6 +68,7 @@ class Journal:
         rebuilt = rebuild(loaded, self.recent.maxlen or 0)
         self.game, self._chance, self._chance_rows = (
             rebuilt.game, rebuilt.chance, rebuilt.chance_rows)
+        self.recent.clear()
         self.recent.extend(rebuilt.recent)
         return rebuilt.game
 
@@ -95,8 +97,10 @@ class Journal:
             else:  # a bug of ours: its text may name a card, so at DEBUG only
                 log_failure(log, logging.ERROR, "table %s: applying events from %d failed",
                             self.table_id, first)
-            self._roll_back(first)
-            raise TableFailure(str(err), storage=saving) from err
+            caught_up = isinstance(err, LogOrderError) and await self._catch_up(first)
+            if not caught_up:
+                self._roll_back(first)
+            raise TableFailure(str(err), storage=saving, caught_up=caught_up) from err
         self._chance_rows += len(rows)
         self.recent.extend(happenings)
         return happenings
@@ -116,6 +120,23 @@ class Journal:
         game = self.in_play()
         marks = [SeatResult(s, game.marks[s], None, game.forfeited[s]) for s in range(game.n)]
         await games.end_game(self._db, self.table_id, now, marks)
+
+    async def _catch_up(self, first: int) -> bool:
+        """The database's log goes on past `first`: a save whose answer was lost
+        on the way (a COMMIT timed out, a connection dropped) had been made, and
+        the game was put back without it. The database is the truth: the game is
+        taken from it. False if it cannot be read now (then the next save finds
+        out again)."""
+        try:
+            self.resume(await games.load_game(self._db, self.table_id))
+        except Exception:  # still the database's trouble, or a record we cannot rebuild
+            log_failure(log, logging.WARNING, "table %s: reading the saved game back failed",
+                        self.table_id)
+            return False
+        log.warning("table %s: the database holds %d events where the table held %d (a save"
+                    " reported failed had been made): the game goes on from the database",
+                    self.table_id, len(self.in_play().events), first)
+        return True
 
     def _roll_back(self, saved: int) -> None:
         """Back to the first `saved` events (what the database holds), rebuilt

@@ -343,7 +343,13 @@ class Table:
     async def commit(self, events: Sequence[Event],
                      forfeit: bans.Forfeit | None = None) -> None:
         """Apply and save (the journal), and only then tell anyone."""
-        await self._after_change(await self.journal.commit(events, forfeit))
+        try:
+            happenings = await self.journal.commit(events, forfeit)
+        except TableFailure as failure:
+            if failure.caught_up:  # the game moved on in the database: shown as it is
+                await self._after_change(())
+            raise
+        await self._after_change(happenings)
 
     async def _after_change(self, happenings: Sequence[Happening]) -> None:
         game = self._game()

@@ -115,3 +115,41 @@ async def test_an_unrated_end_keeps_the_marks_as_they_stood(db: Database) -> Non
     await journal.save_end(NOW)
     loaded = await games.load_game(db, journal.table_id)
     assert loaded.game.status == "ended" and loaded.game.finished_at == NOW
+
+
+class LostAnswers(LogWriter):
+    """The real group commit, but the answer to the next `lost` saves never
+    arrives: they are made, and the caller hears of an outage (a COMMIT that
+    timed out, a connection that dropped after it)."""
+
+    lost = 0
+
+    async def append(self, game_id: int, events_from: int,
+                     events: Sequence[Mapping[str, Any]], deals_from: int,
+                     deals: Sequence[Mapping[str, Any]],
+                     round_base: Mapping[str, Any] | None = None,
+                     forfeit: Any = None) -> Any:
+        outcome = await super().append(game_id, events_from, events, deals_from, deals,
+                                       round_base, forfeit)
+        if self.lost:
+            self.lost -= 1
+            raise TimeoutError("PostgreSQL did not answer for 20 s")
+        return outcome
+
+
+async def test_a_save_reported_failed_that_was_made_is_caught_up_with(db: Database) -> None:
+    writer = LostAnswers(db)
+    journal = await _journal(db, writer)
+    await journal.start(TableRules(), SEATS, NOW)
+    writer.lost = 1
+    with pytest.raises(TableFailure) as first:
+        await journal.commit(CLOSE)
+    assert not first.value.caught_up and journal.in_play().events == []  # as far as it knows
+    with pytest.raises(TableFailure) as second:
+        await journal.commit([ev.act(ev.CLOSE_WINDOW)])  # the same again: refused, it is behind
+    assert second.value.caught_up and second.value.storage
+    # Now the game as the database holds it, its last happenings with it.
+    game = journal.in_play()
+    assert [e.do for e in game.events] == [ev.CLOSE_WINDOW] and journal.recent
+    await journal.commit(game.legal_events(game.waiting().seats[0])[:1])  # play goes on
+    assert len((await games.load_game(db, journal.table_id)).events) == 2

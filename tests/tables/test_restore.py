@@ -314,6 +314,50 @@ async def test_a_failed_save_of_a_round_end_keeps_the_next_deal_to_save(
     await manager.deps.db.close()
 
 
+async def test_a_move_saved_but_reported_failed_is_caught_up_with_at_the_next_click(
+        db_target: str | Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The answer to a save was lost (a COMMIT that timed out): the person was
+    told it failed, yet it was made. Their next click finds the database ahead
+    of the table: it is refused too, and the table takes the game from the
+    database and shows it; play goes on from there, nothing unsaved ever shown."""
+    clock = FakeClock()
+    manager, recorder = await _fresh(db_target, clock)
+    table = await new_table(manager, humans=2, bots=[], rules=TableRules(limit=30))
+    writer = manager.deps.writer
+    real_append = writer.append
+    lost: list[int] = []
+
+    async def answer_lost_once(game_id: int, events_from: int, *args: Any,
+                               **kwargs: Any) -> Any:
+        outcome = await real_append(game_id, events_from, *args, **kwargs)
+        if not lost:
+            lost.append(events_from)
+            raise TimeoutError("PostgreSQL did not answer for 20 s")
+        return outcome
+
+    pick = _pick(3)
+    for _ in range(3):  # a few moves, then the one whose answer is lost
+        await _act_once(table, pick)
+    monkeypatch.setattr(writer, "append", answer_lost_once)
+    with pytest.raises(TableFailure):
+        await _act_once(table, pick)
+    assert table.game is not None and len(table.game.events) == lost[0]  # as far as it knows
+    shown = len(recorder.snaps)
+    with pytest.raises(TableFailure):
+        await _act_once(table, pick)
+    saved = await games.load_game(manager.deps.db, table.id)
+    assert len(table.game.events) == len(saved.events) > lost[0]
+    assert len(recorder.snaps) > shown
+    # Between the two clicks the table showed less than was saved, never more.
+    told_and_saved = [tuple(int(word) for word in text.split() if word.isdigit())
+                      for text in recorder.unsaved]
+    assert all(told < saved for saved, told in told_and_saved), recorder.unsaved
+    await _act_once(table, pick)  # and the game goes on
+    assert len((await games.load_game(manager.deps.db, table.id)).events) > len(saved.events)
+    await manager.close()
+    await manager.deps.db.close()
+
+
 async def test_a_sharded_process_restores_only_its_shards_tables(tmp_path: Path) -> None:
     clock = FakeClock()
     manager, _ = await _fresh(tmp_path / "shards.sqlite3", clock)
