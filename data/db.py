@@ -220,23 +220,27 @@ async def connect_postgres(url: str, *, migrations_dir: Path | None = None,
     """Open the PostgreSQL database at `url` and bring its schema up to date;
     up to `pool_size` connections serve it, the others opened when needed."""
     name = shown_url(url)
+    migrating = await _open_postgres(url, name, timeout_s, limited=False)
     try:
-        conn = await PostgresConnection.open(url, timeout_s)
-    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError,
-            ValueError) as error:
-        raise DatabaseOpenError(f"cannot open database {name}: {error}") from error
-    try:
-        with conn.untimed():  # a migration may rewrite a big table
-            await _migrate(conn, migrations_dir)
-    except BaseException:
-        await conn.close()
-        raise
+        await _migrate(migrating, migrations_dir)
+    finally:
+        await migrating.close()
+    conn = await _open_postgres(url, name, timeout_s)
     log.info("database %s open", name)
 
     async def more() -> Connection:
         return await PostgresConnection.open(url, timeout_s)
 
     return Database(conn, name, more=more, size=pool_size)
+
+
+async def _open_postgres(url: str, name: str, timeout_s: float, *,
+                         limited: bool = True) -> PostgresConnection:
+    try:
+        return await PostgresConnection.open(url, timeout_s, limited=limited)
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError,
+            ValueError) as error:
+        raise DatabaseOpenError(f"cannot open database {name}: {error}") from error
 
 
 async def _migrate(conn: Connection, migrations_dir: Path | None) -> None:

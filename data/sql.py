@@ -37,6 +37,7 @@ OUTAGE_ERRORS: tuple[type[Exception], ...] = (
     asyncpg.PostgresConnectionError,
     asyncpg.OperatorInterventionError,  # the server shuts down or restarts
     asyncpg.InsufficientResourcesError,
+    asyncpg.LockNotAvailableError,  # lock_timeout: a lock held too long elsewhere
     asyncpg.InterfaceError,
     # The network: a server that refuses, resets, or cannot be reached at all
     # (its host down: connecting times out, TimeoutError, or no route).
@@ -189,31 +190,31 @@ IDLE_IN_TRANSACTION_MS = 60_000
 # caller tries again, on a new connection. Ours take milliseconds; a
 # migration, which may rewrite a big table, has no limit.
 STATEMENT_TIMEOUT_S = 20.0
+# Milliseconds a statement may wait for a lock (the server's own limit, below
+# the one above): a wait behind a session whose machine vanished ends cleanly,
+# as a lock the database would not give (an outage, tried again), instead of
+# reading as a silent server and costing the connection.
+LOCK_TIMEOUT_MS = 15_000
 
 
-async def _connect(url: str, timeout_s: float) -> asyncpg.Connection:
-    return await asyncpg.connect(url, timeout=timeout_s, server_settings={
-        "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)})
+async def _connect(url: str, timeout_s: float, limited: bool) -> asyncpg.Connection:
+    settings = {"idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)}
+    if limited:
+        settings["lock_timeout"] = str(LOCK_TIMEOUT_MS)
+    return await asyncpg.connect(url, timeout=timeout_s, server_settings=settings)
 
 
 class PostgresConnection(Connection):
     dialect = POSTGRESQL
 
-    def __init__(self, conn: asyncpg.Connection, url: str, timeout_s: float) -> None:
+    def __init__(self, conn: asyncpg.Connection, url: str, timeout_s: float,
+                 limited: bool) -> None:
         self.raw = conn
         self._url = url
         self._timeout_s = timeout_s
+        self._limited = limited
         self._closed = False
-        self.statement_timeout: float | None = STATEMENT_TIMEOUT_S
-
-    @contextlib.contextmanager
-    def untimed(self) -> Iterator[None]:
-        """Statements without the time limit (migrations)."""
-        limit, self.statement_timeout = self.statement_timeout, None
-        try:
-            yield
-        finally:
-            self.statement_timeout = limit
+        self.statement_timeout = STATEMENT_TIMEOUT_S if limited else None
 
     @contextlib.contextmanager
     def _dropped_if_silent(self) -> Iterator[None]:
@@ -223,13 +224,19 @@ class PostgresConnection(Connection):
         try:
             yield
         except TimeoutError:
+            if self.statement_timeout is None:
+                raise
             self.raw.terminate()
             raise TimeoutError(f"PostgreSQL did not answer for {self.statement_timeout:g} s;"
                                " the connection was dropped") from None
 
     @classmethod
-    async def open(cls, url: str, timeout_s: float) -> PostgresConnection:
-        return cls(await _connect(url, timeout_s), url, timeout_s)
+    async def open(cls, url: str, timeout_s: float, *, limited: bool = True
+                   ) -> PostgresConnection:
+        """`limited`: each statement's wait for an answer, and for a lock, is
+        (see above); a migration's connection is not, since a migration may
+        rewrite a big table, or wait for another process's migration."""
+        return cls(await _connect(url, timeout_s, limited), url, timeout_s, limited)
 
     async def ensure_open(self) -> None:
         # An SQLite file never goes away; a server does restart, and a bot
@@ -237,7 +244,7 @@ class PostgresConnection(Connection):
         # was refused to its caller, who tries again.
         if self.raw.is_closed() and not self._closed:
             log.warning("the connection to PostgreSQL was lost; connecting again")
-            self.raw = await _connect(self._url, self._timeout_s)
+            self.raw = await _connect(self._url, self._timeout_s, self._limited)
 
     async def begin(self, check: Query | None = None) -> int:
         # With a check, one round trip for both: the simple protocol takes several
@@ -283,7 +290,10 @@ class PostgresConnection(Connection):
 
     async def close(self) -> None:
         self._closed = True
-        await self.raw.close()
+        try:  # a goodbye the server answers; one that does not answer is not waited for
+            await self.raw.close(timeout=self._timeout_s)
+        except (OSError, asyncpg.InterfaceError):
+            self.raw.terminate()
 
 
 @functools.lru_cache(maxsize=512)

@@ -11,7 +11,7 @@ from data import migrate, sql
 from data.db import Database, connect
 from data.errors import ConstraintError
 from data.meta import get_meta, set_meta
-from data.sql import Connection, PostgresConnection, Query, inlined, numbered
+from data.sql import OUTAGE_ERRORS, Connection, PostgresConnection, Query, inlined, numbered
 
 
 def test_placeholders_are_numbered_outside_quotes() -> None:
@@ -150,3 +150,25 @@ async def test_migrations_have_no_statement_limit_and_every_other_statement_has(
             assert limits == [None] and conn.statement_timeout == sql.STATEMENT_TIMEOUT_S
     finally:
         await db.close()
+
+
+async def test_a_lock_held_too_long_elsewhere_is_an_outage_and_the_connection_stays(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's own lock limit ends the wait (below the statement limit,
+    which would drop the connection as if the server were silent)."""
+    monkeypatch.setattr(sql, "LOCK_TIMEOUT_MS", 200)
+    holder = await PostgresConnection.open(pg_url, 10, limited=False)
+    waiter = await PostgresConnection.open(pg_url, 10)
+    try:
+        await holder.begin()
+        await holder.lock("leases")
+        await waiter.begin()
+        with pytest.raises(OUTAGE_ERRORS) as refused:
+            await waiter.lock("leases")
+        assert isinstance(refused.value, asyncpg.LockNotAvailableError)
+        await waiter.execute("ROLLBACK")
+        assert not waiter.raw.is_closed()
+        assert [tuple(row) for row in await waiter.execute_fetchall("SELECT 1")] == [(1,)]
+    finally:
+        await waiter.close()
+        await holder.close()
