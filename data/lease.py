@@ -401,10 +401,16 @@ class LeaseKeeper:
                             err, self._heartbeat.total_seconds())
                 continue
             if self._after_renewal is not None:
-                try:
-                    await self._after_renewal(self._now())
-                except _TROUBLE as err:
-                    log.warning("after renewing the leases: %s", err)
+                await self._after(self._after_renewal)
+
+    async def _after(self, work: Callable[[datetime], Awaitable[None]]) -> None:
+        """Work that must never stop the renewals, nor delay the next one much."""
+        try:
+            await asyncio.wait_for(work(self._now()), self._heartbeat.total_seconds() / 2)
+        except _TROUBLE as err:  # TimeoutError among them: an OSError
+            log.warning("after renewing the leases: %s", str(err) or "it took too long")
+        except Exception:
+            log.exception("after renewing the leases")
 
     def _lose(self, lost: LeaseLost) -> None:
         if self.lost is None:

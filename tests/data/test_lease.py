@@ -374,3 +374,31 @@ async def test_a_lease_the_database_will_not_let_be_taken_is_one_clear_error(
     finally:
         blocker.close()
         await db.close()
+
+
+async def test_work_after_a_renewal_never_stops_the_renewals(
+    db: Database, second: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A check that fails (a bug), then one that never ends: the leases are
+    renewed all the same, each heartbeat on time."""
+    calls: list[object] = []
+
+    async def troubled(now: object) -> None:
+        calls.append(now)
+        if len(calls) == 1:
+            raise ValueError("a bug in the check")
+        await asyncio.sleep(3600)
+
+    lost: list[LeaseLost] = []
+    keeper = LeaseKeeper(db, lost.append, ttl=timedelta(seconds=2),
+                         heartbeat=timedelta(seconds=0.05), after_renewal=troubled)
+    first = await keeper.start()
+    await asyncio.sleep(0.5)
+    held = await lease.holder(second)
+    try:
+        assert keeper._task is not None and not keeper._task.done() and lost == []
+        assert held is not None and held.expires_at > first.expires_at  # renewed since
+        assert len(calls) >= 3
+        assert "after renewing the leases" in caplog.text and "took too long" in caplog.text
+    finally:
+        await keeper.stop()
