@@ -56,7 +56,7 @@ COLLECTOR_THRESHOLDS = (20_000, 10, 10)  # the cycle collector's, from setup_hoo
 SWITCH_INTERVAL = 0.0005
 # The gateway's close codes that stop the bot, as the operator can mend them.
 GATEWAY_ADVICE = {
-    4010: "SHARD_IDS must lie within SHARD_COUNT, the same count on every process",
+    4010: "Discord refused the shard: check SHARD_COUNT and SHARD_IDS",
     4011: "this many servers need more shards: set SHARD_COUNT (the README's "
           "'Running at scale' says how) and start again",
     4012: "the API version is not supported: update discord.py (requirements.txt)",

@@ -21,7 +21,7 @@ class Settings:
     ack_limit: float = 3.0  # seconds to acknowledge an interaction
     token_lifetime: float = 15 * 60.0  # seconds an interaction token stays usable
     heartbeat_interval: float = 41.25  # seconds, sent in HELLO
-    round_trip: float = 0.03  # seconds a heartbeat's ACK takes to come back
+    round_trip: float = 0.1  # seconds a heartbeat's ACK takes to come back
     privileged_intents: int = 0  # intents the application may use (members 1<<1, ...)
     attachment_size_limit: int = 10 * 1024 * 1024
     rate_limits: RateLimitConfig = field(default_factory=RateLimitConfig)

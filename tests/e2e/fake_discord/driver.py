@@ -43,7 +43,7 @@ class FakeDiscord(FaultControls):
         ack_limit: float = 3.0,
         token_lifetime: float = 15 * 60.0,
         heartbeat_interval: float = 41.25,
-        round_trip: float = 0.03,
+        round_trip: float = 0.1,
         rate_limits: RateLimitConfig | None = None,
         privileged_intents: int = 0,
         recommended_shards: int = 1,
