@@ -18,7 +18,7 @@ from datetime import datetime
 from data import bans, games, stats
 from data.chance_log import ChanceLog
 from data.db import Database
-from data.errors import LogOrderError
+from data.errors import GameStateError, LogOrderError
 from data.games import Game as GameRow
 from data.games import LoadedGame, Seat, SeatResult
 from data.group_commit import LogWriter
@@ -57,8 +57,19 @@ class Journal:
         game = Game(rules, [s.name for s in seats], SeededChance(self.seed))
         chance = ChanceLog()
         rows = chance.new_rows(game)
-        row = await games.start_game(self._db, self.table_id, seats=list(seats),
-                                     first_leader=game.first_leader, now=now, deals=rows)
+        try:
+            row = await games.start_game(self._db, self.table_id, seats=list(seats),
+                                         first_leader=game.first_leader, now=now, deals=rows)
+        except GameStateError:
+            # No longer a lobby: a start reported failed may have been made (its
+            # answer lost on the way). Then the game is the database's.
+            loaded = await games.load_game(self._db, self.table_id)
+            if loaded.game.status != "playing":
+                raise
+            log.warning("table %s: its start, reported failed, had been saved: the game goes"
+                        " on from the database", self.table_id)
+            self.resume(loaded)
+            return loaded.game
         self.game, self._chance, self._chance_rows = game, chance, len(rows)
         self.recent.extend(game.opening)
         return row

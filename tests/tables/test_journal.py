@@ -153,3 +153,25 @@ async def test_a_save_reported_failed_that_was_made_is_caught_up_with(db: Databa
     assert [e.do for e in game.events] == [ev.CLOSE_WINDOW] and journal.recent
     await journal.commit(game.legal_events(game.waiting().seats[0])[:1])  # play goes on
     assert len((await games.load_game(db, journal.table_id)).events) == 2
+
+
+async def test_a_start_reported_failed_that_was_made_is_caught_up_with(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    journal = await _journal(db, Writer(db))
+    real = games.start_game
+    calls: list[int] = []
+
+    async def answer_lost_once(*args: Any, **kwargs: Any) -> Any:
+        row = await real(*args, **kwargs)
+        calls.append(1)
+        if len(calls) == 1:
+            raise TimeoutError("PostgreSQL did not answer for 20 s")
+        return row
+
+    monkeypatch.setattr(games, "start_game", answer_lost_once)
+    with pytest.raises(TimeoutError):
+        await journal.start(TableRules(), SEATS, NOW)
+    row = await journal.start(TableRules(), SEATS, NOW)  # the host clicks Start again
+    assert row.status == "playing" and journal.in_play().events == [] and journal.recent
+    await journal.commit(CLOSE)  # and play goes on
+    assert len((await games.load_game(db, journal.table_id)).events) == 1
