@@ -8,10 +8,12 @@ import asyncpg
 import pytest
 
 from data import migrate, sql
-from data.db import Database, connect
+from data.db import Database, connect, connect_postgres
 from data.errors import ConstraintError
 from data.meta import get_meta, set_meta
 from data.sql import OUTAGE_ERRORS, Connection, PostgresConnection, Query, inlined, numbered
+from tests.pg_proxy import FreezingProxy
+from tests.pg_server import PgServer
 
 
 def test_placeholders_are_numbered_outside_quotes() -> None:
@@ -172,3 +174,12 @@ async def test_a_lock_held_too_long_elsewhere_is_an_outage_and_the_connection_st
     finally:
         await waiter.close()
         await holder.close()
+
+
+async def test_closing_on_a_server_that_stopped_answering_is_not_waited_for(
+        pg_server: PgServer, pg_url: str) -> None:
+    """A bot that stops while its database's machine is frozen still stops."""
+    async with FreezingProxy(pg_server) as proxy:
+        db = await connect_postgres(proxy.url(pg_url), timeout_s=0.5)
+        proxy.freeze()
+        await asyncio.wait_for(db.close(), 10)
