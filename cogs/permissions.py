@@ -13,6 +13,12 @@ from cogs.i18n import Lang, t
 
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")
 
+# What the invite asks for (the README's ready invite address carries its
+# value): the table's needs, posting in threads, and reading the history
+# that a table message's link jumps back to.
+INVITE = discord.Permissions(
+    **dict.fromkeys((*NEEDED, "send_messages_in_threads", "read_message_history"), True))
+
 
 def missing_permissions(permissions: discord.Permissions, thread: bool = False) -> list[str]:
     """The needed permissions that `permissions` lacks, in NEEDED's order. In

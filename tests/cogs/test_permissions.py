@@ -3,12 +3,21 @@ refusals from Discord mean its channel is lost for good."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import discord
 
 from cogs.i18n import t
-from cogs.permissions import is_thread, lost_reason, missing_permissions, missing_text
+from cogs.permissions import (
+    INVITE,
+    NEEDED,
+    is_thread,
+    lost_reason,
+    missing_permissions,
+    missing_text,
+)
 
 
 class _Response:
@@ -51,3 +60,10 @@ def test_only_a_lost_channel_or_permission_ends_a_table() -> None:
     assert lost_reason(_error(discord.Forbidden, 403, 50013)) == "no_permission"
     assert lost_reason(_error(discord.Forbidden, 403, 50001)) == "no_permission"
     assert lost_reason(_error(discord.DiscordServerError, 503, 0)) is None
+
+
+def test_the_readme_invite_address_asks_for_what_the_bot_uses() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    asked = re.findall(r"oauth2/authorize\?\S*permissions=(\d+)", readme)
+    assert asked == [str(INVITE.value)]
+    assert all(getattr(INVITE, name) for name in NEEDED)
