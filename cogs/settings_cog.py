@@ -48,7 +48,8 @@ class SettingsCog(commands.Cog):
                        note: str | None = None) -> Rendered:
         current = await guilds.get_settings(self.bot.db, guild_id)
         effective = await self.bot.presenter.table_lang(guild_id)
-        limits = await guilds.get_limits(self.bot.db, guild_id)
+        limits = await guilds.get_limits(self.bot.db, guild_id,
+                                         self.bot.table_config.member_limits)
         return settings_message(guild_id, current.language, effective, current.public_rules,
                                 lang, picked, note, limits)
 

@@ -92,18 +92,19 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
-async def get_limits(db: Database, guild_id: int) -> Limits:
-    """The server's limits: the defaults where its admins set none."""
+async def get_limits(db: Database, guild_id: int,
+                     defaults: Limits = DEFAULT_LIMITS) -> Limits:
+    """The server's limits: `defaults` where its admins set none."""
     async with db.read() as conn:
         rows = list(await conn.execute_fetchall(
             "SELECT max_hosted, max_seated, max_tables FROM guild_settings WHERE guild_id = ?",
             (guild_id,)))
     if not rows:
-        return DEFAULT_LIMITS
+        return defaults
     hosted, seated, tables = rows[0]
-    return Limits(hosted=DEFAULT_LIMITS.hosted if hosted is None else int(hosted),
-                  seated=DEFAULT_LIMITS.seated if seated is None else int(seated),
-                  tables=DEFAULT_LIMITS.tables if tables is None else int(tables))
+    return Limits(hosted=defaults.hosted if hosted is None else int(hosted),
+                  seated=defaults.seated if seated is None else int(seated),
+                  tables=defaults.tables if tables is None else int(tables))
 
 
 async def set_limit(db: Database, guild_id: int, name: str, value: int | None) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from data.db import Database
 
+_IDS = "SELECT message_id FROM invitation_messages WHERE game_id = ? ORDER BY message_id"
+
 
 async def add(db: Database, game_id: int, message_id: int) -> None:
     async with db.transaction() as conn:
@@ -15,11 +17,14 @@ async def add(db: Database, game_id: int, message_id: int) -> None:
 
 
 async def take(db: Database, game_id: int) -> list[int]:
-    """The game's invitation messages, forgotten here in the same transaction."""
+    """The game's invitation messages, forgotten here. Most lobbies had none:
+    those take a read only, never the write lock."""
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall(_IDS, (game_id,))
+    if not rows:
+        return []
     async with db.transaction() as conn:
-        rows = await conn.execute_fetchall(
-            "SELECT message_id FROM invitation_messages WHERE game_id = ? ORDER BY message_id",
-            (game_id,))
+        rows = await conn.execute_fetchall(_IDS, (game_id,))
         await conn.execute("DELETE FROM invitation_messages WHERE game_id = ?", (game_id,))
     return [int(row[0]) for row in rows]
 

@@ -36,8 +36,10 @@ class SeatGate(Protocol):
 
 
 class Limits:
-    def __init__(self, db: Database, tables: Callable[[], Iterable[Table]]) -> None:
+    def __init__(self, db: Database, tables: Callable[[], Iterable[Table]],
+                 defaults: guilds.Limits = guilds.DEFAULT_LIMITS) -> None:
         self._db = db
+        self._defaults = defaults  # where a server's admins set none
         self._tables = tables  # the manager's live tables
         self._known: dict[int, guilds.Limits] = {}  # per server, read once
         self._locks: dict[int, asyncio.Lock] = {}
@@ -45,7 +47,8 @@ class Limits:
     async def of(self, guild_id: int) -> guilds.Limits:
         known = self._known.get(guild_id)
         if known is None:
-            known = self._known[guild_id] = await guilds.get_limits(self._db, guild_id)
+            known = await guilds.get_limits(self._db, guild_id, self._defaults)
+            self._known[guild_id] = known
         return known
 
     def forget(self, guild_id: int) -> None:

@@ -31,7 +31,7 @@ class TableManager:
         self.tables: dict[int, Table] = {}
         self._rng = rng or random.Random()
         self._closed = False
-        self.limits = Limits(deps.db, lambda: self.tables.values())
+        self.limits = Limits(deps.db, lambda: self.tables.values(), deps.config.member_limits)
         # Told when a lobby starts or closes (the cogs remove its invitations).
         self.lobby_watchers: list[Callable[[Table], None]] = []
         deps.reach.watch(self._reach_changed)

@@ -58,3 +58,10 @@ async def test_a_limit_out_of_range_or_unknown_is_refused(db: Database, name: st
     with pytest.raises(ValueError):
         await set_limit(db, GUILD, name, value)
     assert await get_limits(db, GUILD) == Limits(seated=5)  # nothing changed
+
+
+async def test_limits_not_set_follow_the_defaults_given(db: Database) -> None:
+    mine = Limits(hosted=7, seated=8, tables=900)  # an operator's, or a bench's
+    assert await get_limits(db, GUILD, mine) == mine
+    await set_limit(db, GUILD, "seated", 2)
+    assert await get_limits(db, GUILD, mine) == Limits(hosted=7, seated=2, tables=900)

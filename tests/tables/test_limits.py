@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from dataclasses import replace
 
 import pytest
 
@@ -15,7 +16,7 @@ from data.db import Database
 from engine.rules import TableRules
 from tables.errors import Refusal
 from tables.manager import TableManager
-from tables.table import Table
+from tables.table import Table, TableDeps
 
 GUILD = 10
 _channels = itertools.count(100)
@@ -93,3 +94,13 @@ async def test_racing_creates_are_judged_one_after_the_other(manager: TableManag
     assert sum(isinstance(r, Table) for r in results) == 2
     assert all(isinstance(r, Table) or (isinstance(r, Refusal) and r.key == "limit_hosted")
                for r in results)
+
+
+async def test_the_tables_own_defaults_count_where_a_server_set_none(deps: TableDeps) -> None:
+    deps.config = replace(deps.config, member_limits=guilds.Limits(hosted=1))
+    manager = TableManager(deps)
+    try:
+        await _open(manager, 1)
+        await _refused("limit_hosted", _open(manager, 1))
+    finally:
+        await manager.close()
