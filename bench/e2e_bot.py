@@ -37,6 +37,7 @@ from bench.e2e_wire import (
     TableState,
     watching,
 )
+from bench.limits import LOAD_LIMITS
 from bot import ToepBot, create_bot
 from cogs.connector import discord_connector
 from config import Settings
@@ -125,7 +126,8 @@ def build(config: BotConfig) -> ToepBot:
                       connector=remote_connector(config.port, config.ca_pem, _unknown_host,
                                                  discord_connector),
                       guild_ready_timeout=0.05,
-                      table_config=TableConfig(bot_pause=config.bot_pause))
+                      table_config=TableConfig(bot_pause=config.bot_pause,
+                                               member_limits=LOAD_LIMITS))
 
 
 async def until_ready(bot: ToepBot, task: asyncio.Task[None]) -> None:

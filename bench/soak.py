@@ -103,6 +103,7 @@ from typing import Any, TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.latency import Histogram
+from bench.limits import LOAD_LIMITS
 from bench.memory import MemoryPoint, growers, memory_point, rss_bytes, tracing
 from bench.places import Places
 from data import games as game_rows
@@ -368,7 +369,8 @@ def make_deps(db: Database, listener: SoakListener | QuietListener, executor: Ga
     from datetime import timedelta
 
     config = TableConfig(bot_pause=bot_pause, computers_only=True,
-                         idle_timeout=timedelta(seconds=max_seconds + 3600))
+                         idle_timeout=timedelta(seconds=max_seconds + 3600),
+                         member_limits=LOAD_LIMITS)
     return TableDeps(db, SystemClock(), listener, executor, config)
 
 

@@ -19,7 +19,9 @@ PREFIX = "toep"
 MAX_LENGTH = 100  # Discord's limit for a custom_id
 MAX_TABLE_ID = 2**63 - 1  # table ids are SQLite integers
 
-LOBBY_VERBS = frozenset({"join", "leave", "addbot", "removebot", "start", "cancel"})
+# "remove" is the host's select (its value: the seat, see cogs/lobby_remove.py);
+# "removebot" the buttons it replaced, still answered on older messages.
+LOBBY_VERBS = frozenset({"join", "leave", "addbot", "removebot", "remove", "start", "cancel"})
 # Game verbs answer one decision, so they carry the stamp of that decision.
 GAME_VERBS = frozenset({"play", "toep", "call", "fold", "vuile_was", "pass", "check",
                         "believe", "play_in", "sit_out", "super_yes", "super_no"})

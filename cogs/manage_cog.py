@@ -20,6 +20,7 @@ from cogs.answers import say
 from cogs.buttons import unlistened
 from cogs.i18n import Lang, command_key, lang_for_locale, option_key, t
 from cogs.ids import ButtonId
+from cogs.invitations import Invitations
 from cogs.permissions import is_thread, missing_permissions, missing_text
 from cogs.render_manage import leave_question
 from cogs.render_text import Rendered
@@ -105,6 +106,15 @@ class ManageCog(commands.Cog):
         # again, a member is still mentioned only once per table. Held weakly,
         # so a table's entry goes with the table once it closed.
         self.told: weakref.WeakKeyDictionary[Table, set[int]] = weakref.WeakKeyDictionary()
+        self.invitations = Invitations(bot)
+
+    async def cog_load(self) -> None:
+        self.bot.manager.lobby_watchers.append(self.invitations.lobby_over)
+        self.invitations.sweep_left_over(self.bot.manager.shards.owns)
+
+    async def cog_unload(self) -> None:
+        self.bot.manager.lobby_watchers.remove(self.invitations.lobby_over)
+        await self.invitations.close()
 
     # --- commands ------------------------------------------------------------------------
 
@@ -181,6 +191,9 @@ class ManageCog(commands.Cog):
             return
         user = interaction.user
         people = [s.user_id for s in old.seats if s.user_id is not None]
+        # Asked again: those who saw the game to its end, not who walked out
+        # or forfeited (they left this company once already).
+        stayed = [s.user_id for s in old.seats if s.user_id is not None and not s.forfeited]
         if user.id not in people or old.game.guild_id != (interaction.guild_id or 0):
             await say(interaction, refusal_text(Refusal("not_a_player"), lang))
             return
@@ -193,15 +206,16 @@ class ManageCog(commands.Cog):
             table = await self.bot.manager.create(
                 guild_id=old.game.guild_id, channel_id=old.game.channel_id, host_id=user.id,
                 host_name=user.display_name, public=old.game.public,
-                rules=await self._rules_again(old), invites=() if old.game.public else people,
+                rules=await self._rules_again(old), invites=() if old.game.public else stayed,
                 bots=[s.computer for s in old.seats if s.computer is not None])
         except Refusal as err:
             await say(interaction, refusal_text(err, lang))
             return
         await table.announce()
-        others = [u for u in people if u != user.id]
+        others = [u for u in stayed if u != user.id]
         await self.announce(table, user.id, others)
-        await say(interaction, t(lang, "reply.created", link=f"<#{old.game.channel_id}>"))
+        await say(interaction, t(lang, "reply.created",
+                                 link=await self.bot.presenter.posted_link(table)))
 
     async def _rules_again(self, old: LoadedGame) -> TableRules:
         """A private table's own rules; a public table plays by the server's
@@ -240,10 +254,12 @@ class ManageCog(commands.Cog):
         text = t(lang, key, members=" ".join(f"<@{u}>" for u in users), host=f"<@{host_id}>",
                  join=t(lang, "btn.join"))
         try:
-            await channel.send(text, allowed_mentions=discord.AllowedMentions(
+            message = await channel.send(text, allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(id=u) for u in users], everyone=False, roles=False))
         except discord.HTTPException as err:
             log.warning("table %s: the invitation could not be posted: %s", table.id, err)
+            return
+        await self.invitations.posted(table, message.id)
 
     async def _table_here(self, interaction: discord.Interaction, lang: Lang) -> Table | None:
         await interaction.response.defer(ephemeral=True, thinking=True)

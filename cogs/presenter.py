@@ -490,6 +490,15 @@ class Presenter:
             return channel.jump_url
         return channel.get_partial_message(shown.message_id).jump_url
 
+    async def posted_link(self, table: Table, timeout: float = 5.0) -> str:
+        """A link to the table message once its first post is done (a new
+        table's answer points at it); the channel's if that takes longer."""
+        shown = self._shown(table.id)
+        task = shown.message_lane.task
+        if shown.message_id is None and task is not None and not task.done():
+            await asyncio.wait([task], timeout=timeout)
+        return self.link(table.snapshot(), shown)
+
     async def bring_back(self, table: Table) -> str | None:
         """Post the table message anew at the bottom of the channel (the old
         one greyed out, as before Discord's hour of edits runs out); its link.

@@ -4,7 +4,7 @@ guild settings and bans. Values in, `Rendered` out; nothing talks to Discord.
 Component custom_ids (never `toep:`, which the table buttons own):
   toepboard:<guild>:<offset>           a leaderboard page
   toepset:<guild>:lang|pick|reset      the settings message
-  toepset:<guild>:value:<option>       a value of one house rule
+  toepset:<guild>:value:<option>       a value of one house rule or limit
   toepban:<guild>:<user>               lift a ban
 """
 
@@ -19,12 +19,14 @@ from typing import Any
 import discord
 
 from data.bans import Ban
+from data.guilds import DEFAULT_LIMITS, Limits
 from data.history import HistoryEntry
 from data.leaderboard import LeaderboardRow
 from data.stats import PlayerStats
 from engine.rules import SPECS, OptionSpec, RulesError, TableRules
 
 from .i18n import t
+from .render_limits import LIMIT_OPTIONS, limit_lines, limit_picks, limit_values
 from .render_lobby import rule_line
 from .render_text import (
     MAX_DESCRIPTION,
@@ -188,8 +190,9 @@ def settings_id(guild_id: int, what: str) -> str:
 
 def settings_message(guild_id: int, language: str | None, effective: str,
                      rules: Mapping[str, Any], lang: str, picked: str | None = None,
-                     note: str | None = None) -> Rendered:
-    """The guild's language and public house rules, with selects to change them."""
+                     note: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Rendered:
+    """The guild's language, public house rules and fair limits per member,
+    with selects to change them."""
     current = public_rules(rules)
     embed = discord.Embed(title=clip(t(lang, "settings.title"), MAX_TITLE), colour=INFO_COLOUR)
     shown = t(lang, f"settings.lang.{language or 'auto'}")
@@ -198,6 +201,7 @@ def settings_message(guild_id: int, language: str | None, effective: str,
     lines.append(t(lang, "settings.rules_head"))
     lines += ["• " + rule_line(name, getattr(current, name), lang) for name in SETTING_OPTIONS]
     lines.append(t(lang, "settings.clock_note"))
+    lines += limit_lines(limits, lang)
     if note:
         lines.insert(0, note)
     embed.description = clip("\n".join(lines), MAX_DESCRIPTION)
@@ -211,7 +215,13 @@ def settings_message(guild_id: int, language: str | None, effective: str,
         custom_id=settings_id(guild_id, "pick"), placeholder=t(lang, "settings.pick_option"),
         row=1, options=[discord.SelectOption(label=clip(t(lang, f"settings.opt.{name}"), 100),
                                              value=name, default=name == picked)
-                        for name in SETTING_OPTIONS]))
+                        for name in SETTING_OPTIONS] + limit_picks(picked, lang)))
+    if picked in LIMIT_OPTIONS:
+        view.add_item(discord.ui.Select(
+            custom_id=settings_id(guild_id, f"value:{picked}"), row=2,
+            placeholder=clip(t(lang, "settings.pick_value",
+                               option=t(lang, f"settings.opt.{picked}")), 150),
+            options=limit_values(picked, limits, lang)))
     if picked in SETTING_OPTIONS:
         value = getattr(current, picked)
         view.add_item(discord.ui.Select(

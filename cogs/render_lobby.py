@@ -13,14 +13,15 @@ from tables.snapshot import Status, TableSnapshot
 
 from .i18n import t
 from .ids import LEVELS, encode
+from .lobby_remove import remove_menu
 from .render_text import (
     MAX_DESCRIPTION,
     MAX_FIELD_VALUE,
     MAX_LABEL,
-    MAX_PER_ROW,
     Rendered,
     clip,
     names_of,
+    plain,
 )
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,8 @@ def _intro(snap: TableSnapshot, lang: str) -> list[str]:
     waiting = sorted(u for u in snap.invited if u not in seated)
     if waiting and not snap.public:  # mentions in an embed notify nobody
         lines.append(t(lang, "lobby.invited", members=" ".join(f"<@{u}>" for u in waiting)))
+    if snap.removed:  # how a person taken off the table learns of it
+        lines.append(t(lang, "lobby.removed", names=", ".join(plain(n) for n in snap.removed)))
     return lines
 
 
@@ -106,8 +109,9 @@ def rule_line(name: str, value: object, lang: str) -> str:
 
 
 def lobby_view(snap: TableSnapshot, lang: str) -> discord.ui.View:
-    """Join, Leave, Start, Cancel; a computer player of each level; remove each
-    computer player. Who may press what is checked at click time."""
+    """Join, Leave, Start, Cancel; a computer player of each level; the host's
+    menu to take anyone but the host off the table. Who may press what is
+    checked at click time."""
     view = discord.ui.View(timeout=None)
     tid = snap.table_id
     full = len(snap.seats) >= snap.rules.max_players
@@ -123,12 +127,9 @@ def lobby_view(snap: TableSnapshot, lang: str) -> discord.ui.View:
         view.add_item(_button(t(lang, "btn.addbot", level=t(lang, f"level.{level}")),
                               encode(tid, "addbot", level), discord.ButtonStyle.secondary, 1,
                               disabled=full))
-    # Labels show no markdown, so names go in as they are.
-    bots = [s for s in snap.seats if s.is_bot]
-    for i, seat in enumerate(bots):
-        view.add_item(_button(t(lang, "btn.removebot", name=seat.name),
-                              encode(tid, "removebot", str(seat.index)),
-                              discord.ButtonStyle.secondary, 2 + i // MAX_PER_ROW))
+    menu = remove_menu(snap, lang)
+    if menu is not None:
+        view.add_item(menu)
     return view
 
 

@@ -39,6 +39,11 @@ _KEYS = {
     "not_invited": "click.not_invited",
     "rules_public": "click.rules_public",
     "not_a_player": "click.not_a_player",
+    "limit_hosted": "click.limit_hosted",
+    "limit_seated": "click.limit_seated",
+    "limit_tables": "click.limit_tables",
+    "seat_changed": "click.seat_changed",
+    "remove_host": "click.remove_host",
 }
 
 

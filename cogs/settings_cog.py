@@ -1,6 +1,7 @@
-"""`/toep-admin settings` (Manage Server): the guild's table language and the
-house rules of its public tables, changed through the selects of the
-settings message (`toepset:<guild>:lang|pick|reset|value:<option>`)."""
+"""`/toep-admin settings` (Manage Server): the guild's table language, the
+house rules of its public tables and its fair limits per member, changed
+through the selects of the settings message
+(`toepset:<guild>:lang|pick|reset|value:<option>`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from discord.ext import commands
 from cogs.answers import component_values, replace_with, say, send_rendered
 from cogs.i18n import Lang, command_key, lang_for_locale, t
 from cogs.render_community import SETTING_OPTIONS, parse_value, settings_message
+from cogs.render_limits import LIMIT_OPTIONS, parse_limit
 from cogs.render_text import Rendered
 from cogs.toep_group import ADMIN, add_to_toep, cog_of, remove_from_toep
 from data import guilds
@@ -46,8 +48,10 @@ class SettingsCog(commands.Cog):
                        note: str | None = None) -> Rendered:
         current = await guilds.get_settings(self.bot.db, guild_id)
         effective = await self.bot.presenter.table_lang(guild_id)
+        limits = await guilds.get_limits(self.bot.db, guild_id,
+                                         self.bot.table_config.member_limits)
         return settings_message(guild_id, current.language, effective, current.public_rules,
-                                lang, picked, note)
+                                lang, picked, note, limits)
 
     async def on_component(self, interaction: discord.Interaction, guild_id: int, what: str,
                            lang: Lang) -> None:
@@ -67,10 +71,17 @@ class SettingsCog(commands.Cog):
             self.bot.presenter.forget_lang(guild_id)
             note = t(lang, "settings.saved")
         elif what == "pick":
-            picked = values[0] if values and values[0] in SETTING_OPTIONS else None
+            known = values and (values[0] in SETTING_OPTIONS or values[0] in LIMIT_OPTIONS)
+            picked = values[0] if known else None
         elif what == "reset":
             await guilds.set_public_rules(self.bot.db, guild_id, {})
             note = t(lang, "settings.reset_done")
+        elif what.removeprefix("value:") in LIMIT_OPTIONS:
+            picked = what.removeprefix("value:")
+            if not await self._set_limit(guild_id, picked, values[0] if values else ""):
+                await say(interaction, t(lang, "click.forged"))
+                return
+            note = t(lang, "settings.limit_saved")
         elif what.startswith("value:"):
             picked = what.removeprefix("value:")
             try:
@@ -84,6 +95,16 @@ class SettingsCog(commands.Cog):
             return
         log.info("guild %s: settings changed (%s) by %s", guild_id, what, interaction.user.id)
         await replace_with(interaction, await self._message(guild_id, lang, picked, note))
+
+    async def _set_limit(self, guild_id: int, option: str, code: str) -> bool:
+        """One fair limit, if the value is one the menu offers; counted from
+        the next lobby opened or joined (this process holds the guild's tables)."""
+        value = parse_limit(option, code)
+        if value is None:
+            return False
+        await guilds.set_limit(self.bot.db, guild_id, LIMIT_OPTIONS[option], value)
+        self.bot.manager.limits.forget(guild_id)
+        return True
 
     async def _set_rule(self, guild_id: int, name: str, code: str) -> None:
         """One public house rule, validated with the others before it is stored."""

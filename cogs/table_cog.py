@@ -10,10 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.answers import component_values
 from cogs.buttons import unlistened
 from cogs.clicks import waited
 from cogs.i18n import Lang, choice_key, command_key, lang_for_locale, option_key, t
-from cogs.ids import MANAGE_VERBS, ForgedId, decode
+from cogs.ids import MANAGE_VERBS, ButtonId, ForgedId, decode
+from cogs.lobby_remove import parse_seat_value
 from cogs.permissions import is_thread, missing_permissions, missing_text
 from cogs.render import hand_panel, names_of, rules_topic
 from cogs.render_topics import TOPICS
@@ -108,8 +110,10 @@ class TableCog(commands.Cog):
         except Refusal as err:
             await self._say(interaction, refusal_text(err, lang))
             return
-        await self._say(interaction, t(lang, "reply.created", link=f"<#{table.row.channel_id}>"))
         await table.announce()
+        # The answer links the lobby message itself, once it is posted.
+        await self._say(interaction, t(lang, "reply.created",
+                                       link=await self.bot.presenter.posted_link(table)))
 
     async def _rules(self, interaction: discord.Interaction, private: bool,
                      chosen: dict[str, Any]) -> TableRules:
@@ -219,8 +223,8 @@ class TableCog(commands.Cog):
             # a clock that runs out meanwhile waits for it.
             with table.click_waiting():
                 async with self.bot.load.slots.hold(urgent=True):
-                    await self._dispatch(table, button.verb, button.arg, button.card,
-                                         button.stamp, interaction.user)
+                    await self._dispatch(table, button.verb, _arg(button, interaction),
+                                         button.card, button.stamp, interaction.user)
         except Refusal as err:
             names = names_of(table.snapshot())
             await interaction.followup.send(refusal_text(err, lang, names), ephemeral=True)
@@ -234,8 +238,13 @@ class TableCog(commands.Cog):
             await table.leave(user.id)
         elif verb == "addbot":
             await table.add_bot(user.id, arg or "normal")
-        elif verb == "removebot":
+        elif verb == "removebot":  # the buttons of lobby messages before the menu
             await table.remove_bot(user.id, int(arg or -1))
+        elif verb == "remove":
+            picked = parse_seat_value([arg] if arg is not None else [])
+            if picked is None:
+                raise Refusal("unknown_action", verb=verb)
+            await table.remove(user.id, *picked)
         elif verb == "start":
             await table.start(user.id)
         elif verb == "cancel":
@@ -313,6 +322,14 @@ class TableCog(commands.Cog):
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+
+
+def _arg(button: ButtonId, interaction: discord.Interaction) -> str | None:
+    """The button's argument; for the host's menu, the one value picked."""
+    if button.verb != "remove":
+        return button.arg
+    values = component_values(interaction)
+    return values[0] if len(values) == 1 else None
 
 
 async def setup(bot: ToepBot) -> None:

@@ -20,7 +20,10 @@ from engine.bots import make_bot
 from engine.rules import TableRules
 from tables.clock import ClockSource
 from tables.errors import Refusal
+from tables.limits import NoLimits, SeatGate
 from tables.snapshot import SeatInfo
+
+_REMOVED = 3  # names of people taken off the table that the lobby shows
 
 
 class Lobby:
@@ -31,6 +34,9 @@ class Lobby:
         self.seats = list(seats)
         self.invited = invited
         self.rules = TableRules.from_json(row.rules)
+        self.gate: SeatGate = NoLimits()  # the manager's fair limits per member
+        # Whom the host took off the table lately (names), for the lobby text.
+        self.removed: list[str] = []
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.index for s in self.seats if s.user_id == user_id), None)
@@ -48,7 +54,10 @@ class Lobby:
             raise Refusal("invited_only")
         seat = SeatInfo(len(self.seats), user_id, None, name)
         await self._refuse_banned([seat], user_id)
-        await self._save_seats([*self.seats, seat])
+        async with self.gate.new_seat(self._row.guild_id, user_id):
+            await self._save_seats([*self.seats, seat])
+        if name in self.removed:  # back at the table: no longer "taken off"
+            self.removed.remove(name)
 
     async def leave(self, seat: int) -> None:
         await self._save_seats(self._without(seat))
@@ -66,6 +75,22 @@ class Lobby:
         if not 0 <= seat < len(self.seats) or not self.seats[seat].is_bot:
             raise Refusal("not_a_bot_seat", seat=seat)
         await self._save_seats(self._without(seat))
+
+    async def remove(self, user_id: int, seat: int, target: int | None) -> SeatInfo:
+        """The host takes a seat from the lobby: a person (`target`, their id)
+        or a computer player (`target` None). The seat must still hold them:
+        a menu drawn before others left names the seat as it was then."""
+        self.require_host(user_id)
+        if not 0 <= seat < len(self.seats) or self.seats[seat].user_id != target:
+            raise Refusal("seat_changed")
+        if target == self._row.host_id:
+            raise Refusal("remove_host")
+        removed = self.seats[seat]
+        await self._save_seats(self._without(seat))
+        if not removed.is_bot:
+            self.removed = [n for n in self.removed if n != removed.name][-(_REMOVED - 1):]
+            self.removed.append(removed.name)
+        return removed
 
     async def invite(self, user_id: int, target_id: int) -> bool:
         """The host invites a member to a private lobby; True if newly invited."""

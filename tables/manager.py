@@ -6,13 +6,14 @@ import contextlib
 import gc
 import logging
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from data import games
 from data.errors import ChannelBusyError
 from data.games import LoadedGame, Seat
 from engine.rules import TableRules
 from tables.errors import Refusal
+from tables.limits import Limits
 from tables.lobby import refuse_banned, seat_infos
 from tables.log_safe import log_failure
 from tables.shards import UNSHARDED, Shards
@@ -30,6 +31,9 @@ class TableManager:
         self.tables: dict[int, Table] = {}
         self._rng = rng or random.Random()
         self._closed = False
+        self.limits = Limits(deps.db, lambda: self.tables.values(), deps.config.member_limits)
+        # Told when a lobby starts or closes (the cogs remove its invitations).
+        self.lobby_watchers: list[Callable[[Table], None]] = []
         deps.reach.watch(self._reach_changed)
 
     def _reach_changed(self) -> None:
@@ -65,16 +69,18 @@ class TableManager:
             SeatInfo(i + 1, None, level, f"Bot {i + 1}") for i, level in enumerate(bots)]
         invited = set(invites) - {host_id}
         seed = self._rng.getrandbits(62)
-        try:  # the database has the last word: two racing creates pass the check above
-            row = await games.create_game(
-                self.deps.db, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-                public=public, rules=rules.to_json(), seed=seed, now=self.deps.clock.now(),
-                seats=[Seat(s.index, s.name, user_id=s.user_id, computer=s.level) for s in seats],
-                invites=sorted(invited))
-        except ChannelBusyError:
-            raise Refusal("channel_busy") from None
-        table = Table(row, seats, invited, self.deps)
-        self._keep(table)
+        async with self.limits.new_lobby(guild_id, host_id):  # fair limits per member
+            try:  # the database has the last word: two racing creates pass the check above
+                row = await games.create_game(
+                    self.deps.db, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+                    public=public, rules=rules.to_json(), seed=seed, now=self.deps.clock.now(),
+                    seats=[Seat(s.index, s.name, user_id=s.user_id, computer=s.level)
+                           for s in seats],
+                    invites=sorted(invited))
+            except ChannelBusyError:
+                raise Refusal("channel_busy") from None
+            table = Table(row, seats, invited, self.deps)
+            self._keep(table)
         table.arm_lobby_timeout()
         return table
 
@@ -111,6 +117,13 @@ class TableManager:
     def _keep(self, table: Table) -> None:
         self.tables[table.id] = table
         table.on_closed = self._forget
+        table.lobby.gate = self.limits
+        if table.status is Status.LOBBY:
+            table.on_lobby_over = self._lobby_over
+
+    def _lobby_over(self, table: Table) -> None:
+        for watcher in list(self.lobby_watchers):
+            watcher(table)
 
     def _forget(self, table: Table) -> None:
         """A table that closed leaves memory (its clicks are answered from

@@ -65,6 +65,7 @@ class TableSnapshot:
     recent: tuple[Happening, ...]  # the last happenings, oldest first
     stamp: str  # names the current decision; game buttons carry it
     end_reason: str | None = None  # "admin", "idle", "cancelled", "lobby_timeout"
+    removed: tuple[str, ...] = ()  # names the host took off the lobby lately
 
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats:

@@ -79,6 +79,8 @@ class Table:
         self.humans_at_start = 0
         self.end_reason: str | None = None
         self.on_closed: Callable[[Table], None] | None = None  # the manager forgets it
+        # Told once, when the lobby starts or closes (its invitations go).
+        self.on_lobby_over: Callable[[Table], None] | None = None
         # The pieces: each gets only what it needs (the clocks' timers are shared).
         self.time = Timekeeper(self, row.id, deps.clock, deps.config, row.created_at)
         self.clocks = self.time.clocks
@@ -173,7 +175,8 @@ class Table:
             host_id=self.row.host_id, public=self.row.public, rules=self.rules,
             status=self.status, seats=tuple(self.seats), invited=frozenset(self.invited),
             view=view, clock=clock, passed=frozenset(self.passed), recent=tuple(self.recent),
-            stamp=self.stamp, end_reason=self.end_reason)
+            stamp=self.stamp, end_reason=self.end_reason,
+            removed=tuple(self.lobby.removed) if self.status is Status.LOBBY else ())
 
     def seat_update(self, seat: int, your_turn: bool = False) -> SeatUpdate | None:
         info = self.seats[seat]
@@ -202,6 +205,10 @@ class Table:
 
     async def remove_bot(self, user_id: int, seat: int) -> None:
         await self._in_lobby(lambda: self.lobby.remove_bot(user_id, seat))
+
+    async def remove(self, user_id: int, seat: int, target: int | None) -> SeatInfo:
+        """The host takes a person or a computer player off the lobby."""
+        return await self._in_lobby(lambda: self.lobby.remove(user_id, seat, target))
 
     async def invite(self, user_id: int, target_id: int) -> bool:
         """The host invites a member to a private lobby; True if newly invited."""
@@ -389,6 +396,9 @@ class Table:
             await self.deps.listener.table_changed(self, self.snapshot(), updates, happenings)
         except Exception:
             log_failure(log, logging.ERROR, "table %s: the listener failed", self.id)
+        if self.status is not Status.LOBBY and self.on_lobby_over is not None:
+            over, self.on_lobby_over = self.on_lobby_over, None
+            over(self)
         if not self.open and self.on_closed is not None:
             self.on_closed(self)  # its last state is with the listener: it may go
 

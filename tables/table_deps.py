@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from data.db import Database
 from data.group_commit import LogWriter
+from data.guilds import DEFAULT_LIMITS, Limits
 from engine.events import Happening
 from tables.clock import ClockSource
 from tables.outage import Reach
@@ -32,6 +33,8 @@ class TableConfig:
     save_give_up: timedelta = timedelta(minutes=3)  # a game that cannot be saved ends
     lobby_grace: timedelta = timedelta(minutes=2)  # a lobby's time after an outage
     pause_notice: timedelta = timedelta(seconds=3)  # an outage shows after this long
+    # Fair limits per member where a server's admins set none (benches raise them).
+    member_limits: Limits = DEFAULT_LIMITS
 
 
 class TableListener(Protocol):

@@ -27,9 +27,23 @@ def check_limits(r: Rendered) -> None:
             assert 1 <= len(row["components"]) <= 5
         custom_ids = []
         for item in r.view.children:
-            assert isinstance(item, discord.ui.Button)
-            assert 1 <= len(item.label or "") <= 80
+            if isinstance(item, discord.ui.Select):
+                _check_select(item)
+            else:
+                assert isinstance(item, discord.ui.Button)
+                assert 1 <= len(item.label or "") <= 80
             assert item.custom_id is not None and len(item.custom_id) <= 100
             ids.decode(item.custom_id)
             custom_ids.append(item.custom_id)
         assert len(custom_ids) == len(set(custom_ids))
+
+
+def _check_select(item: discord.ui.Select[discord.ui.View]) -> None:
+    """A select: alone in its row, a placeholder of at most 150, 1 to 25
+    options of distinct values, each label, value and description at most 100."""
+    assert len(item.placeholder or "") <= 150
+    assert 1 <= len(item.options) <= 25
+    assert len({o.value for o in item.options}) == len(item.options)
+    for option in item.options:
+        assert 1 <= len(option.label) <= 100 and 1 <= len(option.value) <= 100
+        assert len(option.description or "") <= 100

@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 import random
 
+import discord
 import pytest
 
 from cogs import ids
+from cogs.i18n import t
 from cogs.render import lobby_message, refusal, table_message
 from cogs.render_text import happening_line
 from engine import events as ev
@@ -41,7 +43,12 @@ def test_lobby(lang: str) -> None:
     assert r.view is not None and r.embed is not None
     verbs = [ids.decode(str(getattr(b, "custom_id", ""))) for b in r.view.children]
     assert {(v.verb, v.arg) for v in verbs} >= {("join", None), ("start", None),
-                                                ("addbot", "easy"), ("removebot", "7")}
+                                                ("addbot", "easy"), ("remove", None)}
+    menu = next(i for i in r.view.children if isinstance(i, discord.ui.Select))
+    # everyone but the host, each named with who sat there
+    assert [o.value for o in menu.options] == [f"{i}:bot" for i in range(1, 8)]
+    assert menu.options[6].label == "Bot7" and t(lang, "level.hard") in str(
+        menu.options[6].description)
     text = str(r.embed.to_dict())
     assert "V1" in text and "V2" in text and "V11" in text and "V3" not in text
     assert "Bot7" in text and "<@5>" in text

@@ -74,7 +74,8 @@ async def test_a_database_error_in_toep_new_gets_an_apology(
         assert world.bot is not None and list(world.bot.manager) == []
 
         res = await world.slash("anna", "toep new", {"private": True})  # the next one works
-        assert reply(res) == t("nl", "reply.created", link=f"<#{world.channel.id}>")
+        link = f"/{world.guild.id}/{world.channel.id}/{world.table_message().id}"
+        assert reply(res) == t("nl", "reply.created", link=f"https://discord.com/channels{link}")
 
 
 async def test_a_lobby_action_whose_save_fails_changes_nothing(

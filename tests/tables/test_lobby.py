@@ -102,3 +102,29 @@ async def test_the_start_wants_the_host_two_seats_a_person_and_no_ban(
                                   kind="timeout", at=clock.now())
     with pytest.raises(Refusal, match="seat_banned"):
         await lobby.check_start(1, computers_only=False)
+
+
+async def test_the_host_takes_a_person_or_a_computer_off(db: Database, clock: FakeClock) -> None:
+    lobby, table_id = await _lobby(db, clock)
+    for user, name in ((2, "Anna"), (3, "Bram")):
+        await lobby.invite(1, user)
+        await lobby.join(user, name)
+    await lobby.add_bot(1, "easy")
+    with pytest.raises(Refusal, match="host_only"):
+        await lobby.remove(2, 2, 3)
+    with pytest.raises(Refusal, match="seat_changed"):  # seat 1 holds Anna, not Bram
+        await lobby.remove(1, 1, 3)
+    with pytest.raises(Refusal, match="seat_changed"):  # not a computer's seat
+        await lobby.remove(1, 1, None)
+    with pytest.raises(Refusal, match="seat_changed"):
+        await lobby.remove(1, 9, None)
+    with pytest.raises(Refusal, match="remove_host"):
+        await lobby.remove(1, 0, 1)
+    assert len(await _saved(db, table_id)) == 4  # nothing changed
+    removed = await lobby.remove(1, 1, 2)
+    assert removed.name == "Anna" and lobby.removed == ["Anna"]
+    assert [s.name for s in lobby.seats] == ["Host", "Bram", "Bot 1"]
+    await lobby.remove(1, 2, None)  # a computer player: not named as taken off
+    assert lobby.removed == ["Anna"] and await _saved(db, table_id) == lobby.seats
+    await lobby.join(2, "Anna")  # may come back, and is no longer named
+    assert lobby.removed == [] and lobby.seat_of(2) == 2

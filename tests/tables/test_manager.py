@@ -43,3 +43,20 @@ async def test_a_closed_table_is_collected(
     gc.collect()
     assert gone() is None, gc.get_referrers(gone())
     assert game is None or game() is None
+
+
+@pytest.mark.parametrize("how", ["start", "cancel", "timeout"])
+async def test_watchers_hear_once_that_a_lobby_is_over(
+        manager: TableManager, clock: FakeClock, how: str) -> None:
+    heard: list[int] = []
+    manager.lobby_watchers.append(lambda table: heard.append(table.id))
+    table = await new_table(manager, humans=2, bots=[], start=False)
+    assert heard == []  # the lobby's changes are not its end
+    if how == "start":
+        await table.start(1)
+        await play_people(table)
+    elif how == "cancel":
+        await table.cancel(1)
+    else:
+        await clock.advance(3600)
+    assert heard == [table.id]
