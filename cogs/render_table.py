@@ -18,6 +18,7 @@ from .i18n import t
 from .ids import encode
 from .render_lobby import lobby_message
 from .render_manage import again_view
+from .render_ratings import ratings_text
 from .render_text import (
     MAX_DESCRIPTION,
     MAX_FIELD_VALUE,
@@ -64,6 +65,10 @@ def table_message(snap: TableSnapshot, lang: str, now: datetime) -> Rendered:
     if public.over:
         embed.add_field(name=t(lang, "table.standings"),
                         value=clip(_standings(public, names, lang), MAX_FIELD_VALUE),
+                        inline=False)
+    ratings = ratings_text(snap, lang)
+    if ratings:
+        embed.add_field(name=t(lang, "table.ratings"), value=clip(ratings, MAX_FIELD_VALUE),
                         inline=False)
     footer = "table.footer_over" if over else "table.footer"
     embed.set_footer(text=t(lang, footer, id=snap.table_id))

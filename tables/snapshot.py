@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 
+from data.ratings import RatingChange
 from engine.events import Happening
 from engine.game import Game, Phase
 from engine.rules import TableRules
@@ -65,6 +66,7 @@ class TableSnapshot:
     recent: tuple[Happening, ...]  # the last happenings, oldest first
     stamp: str  # names the current decision; game buttons carry it
     end_reason: str | None = None  # "admin", "idle", "cancelled", "lobby_timeout"
+    ratings: tuple[RatingChange, ...] = ()  # a rated game's, once its result is saved
 
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats:

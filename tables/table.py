@@ -173,7 +173,8 @@ class Table:
             host_id=self.row.host_id, public=self.row.public, rules=self.rules,
             status=self.status, seats=tuple(self.seats), invited=frozenset(self.invited),
             view=view, clock=clock, passed=frozenset(self.passed), recent=tuple(self.recent),
-            stamp=self.stamp, end_reason=self.end_reason)
+            stamp=self.stamp, end_reason=self.end_reason,
+            ratings=self.journal.rating_changes)
 
     def seat_update(self, seat: int, your_turn: bool = False) -> SeatUpdate | None:
         info = self.seats[seat]
