@@ -17,16 +17,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.answers import say
+from cogs.ban_notices import notices_of
 from cogs.buttons import unlistened
 from cogs.i18n import Lang, command_key, lang_for_locale, option_key, t
 from cogs.ids import ButtonId
 from cogs.permissions import is_thread, missing_permissions, missing_text
+from cogs.render_bans import forfeit_warning
 from cogs.render_manage import leave_question
 from cogs.render_text import Rendered
 from cogs.replies import refusal_text
 from cogs.rule_options import RULE_OPTIONS, chosen_options, public_table_rules, rules_from
 from cogs.toep_group import Command, add_to_toep, cog_of, remove_from_toep
-from data import games, guilds
+from data import bans, games, guilds
 from data.errors import NotFoundError
 from data.games import LoadedGame
 from engine.rules import TableRules
@@ -147,7 +149,12 @@ class ManageCog(commands.Cog):
         if button.verb == "stay":
             await interaction.response.edit_message(content=t(lang, "leave.stayed"), view=None)
         elif button.verb == "walkout":
-            await self._walk_out(interaction, button.table_id, lang)
+            notices = notices_of(self.bot)
+            if notices is None:
+                await self._walk_out(interaction, button.table_id, lang)
+                return
+            with notices.answered_here(interaction):  # a ban it starts is told in its answer
+                await self._walk_out(interaction, button.table_id, lang)
         else:
             await self._play_again(interaction, button.table_id, lang)
 
@@ -164,8 +171,15 @@ class ManageCog(commands.Cog):
                 text = refusal_text(err, lang)
             except TableFailure:
                 text = t(lang, "click.error")
+        notices = notices_of(self.bot)
         try:
-            await interaction.edit_original_response(content=text, view=None)
+            if notices is None:
+                await interaction.edit_original_response(content=text, view=None)
+                return
+            # A ban this walk-out started is told in its answer, then and there.
+            async with notices.telling(interaction) as told:
+                await interaction.edit_original_response(
+                    content="\n".join(x for x in (text, told) if x), view=None)
         except discord.HTTPException as err:  # the walk-out stands; only its answer is lost
             log.warning("the answer to a walk-out could not be shown: %s", err)
 
@@ -213,15 +227,21 @@ class ManageCog(commands.Cog):
 
     # --- shared --------------------------------------------------------------------------
 
-    def leave_question(self, table: Table, lang: Lang) -> Rendered:
-        """"Leave the game?", saying whether the forfeit counts toward a ban (R19)."""
+    async def leave_question(self, table: Table, user_id: int, lang: Lang) -> Rendered:
+        """"Leave the game?", saying whether the forfeit counts toward a ban
+        (R19), and if it does, which forfeit it would be and what it costs."""
         why_free = (None if table.forfeits_count
                     else "private" if not table.row.public else "alone")
-        return leave_question(table.id, why_free, lang)
+        warning = None
+        if why_free is None:
+            now = self.bot.clock.now()
+            standing = await bans.standing(self.bot.db, table.row.guild_id, user_id, now)
+            warning = forfeit_warning(standing, now, lang)
+        return leave_question(table.id, why_free, lang, warning)
 
     async def ask_to_leave(self, interaction: discord.Interaction, table: Table,
                            lang: Lang) -> None:
-        question = self.leave_question(table, lang)
+        question = await self.leave_question(table, interaction.user.id, lang)
         await interaction.followup.send(question.content or "",
                                         view=unlistened(question.view) or discord.utils.MISSING,
                                         ephemeral=True)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from cogs.i18n import t
+from cogs.render_bans import nth
 from cogs.replies import refusal_text
 from data import bans, games
 from engine.game import Phase
@@ -182,7 +183,9 @@ async def test_leaving_a_game_asks_first(tmp_path: Path, locale: str, lang: str)
 
         res = await world.slash("bram", "toep leave", locale=locale)
         question = (await res.wait_followups(1))[0]
-        assert question.ephemeral and question.text == t(lang, "leave.confirm.counts")
+        # ... and which forfeit it would be: bram has none this week (R19)
+        assert question.ephemeral and question.text == t(lang, "leave.confirm.counts") + "\n" + \
+            t(lang, "ban.warn.count", nth=nth(1, lang), days=7, last=nth(3, lang))
         assert table.game is not None and not table.game.forfeited[bram]
         stay = question.button(label=t(lang, "btn.stay"))
         await world.click("bram", question, stay["custom_id"])
