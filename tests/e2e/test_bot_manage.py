@@ -156,6 +156,8 @@ async def test_the_host_changes_house_rules_before_the_start(tmp_path: Path, loc
         # (declared twice in the code: this keeps the two the same)
         options = subs["house-rules"]["options"]
         assert [o["name"] for o in options] == [n for n in new if n != "private"]
+        # V3's Dutch name says what it does: a folded player's card still counts
+        assert new["folded_card_wins"]["name_localizations"]["nl"] == "gevouwen_kaart_telt"
         for option in options:
             assert option == new[option["name"]]
 
