@@ -1,5 +1,6 @@
 """Bans speak: a player is told privately when a ban of theirs starts and
-when an admin lifts it (R19).
+when an admin lifts it (R19), and warned before a forfeit that would start
+one (`forfeit_warning_for`).
 
 How: an ephemeral message at the player's next interaction with the bot in
 that server, whatever it is (a command, a button, a menu), after the bot's
@@ -23,15 +24,17 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Iterator
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.i18n import lang_for_locale
-from cogs.render_bans import notices_text
+from cogs.i18n import Lang, lang_for_locale
+from cogs.render_bans import forfeit_warning, notices_text
 from data import bans
+from data.db import Database
 
 if TYPE_CHECKING:
     from bot import ToepBot
@@ -143,6 +146,15 @@ class BanNoticesCog(commands.Cog):
                 del self.pending[key]
         finally:
             self._telling.discard(key)
+
+
+async def forfeit_warning_for(db: Database, guild_id: int, user_id: int, now: datetime,
+                              lang: Lang) -> str | None:
+    """The warning before a forfeit that counts toward a ban: which one in the
+    window it would be, and for the last until when it would bar the player.
+    For the leave question (cogs/manage_cog.py) and for a warning before a
+    turn's clock runs out at a table where forfeits count."""
+    return forfeit_warning(await bans.standing(db, guild_id, user_id, now), now, lang)
 
 
 def _key(interaction: discord.Interaction) -> Key:

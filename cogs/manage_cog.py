@@ -17,18 +17,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.answers import say
-from cogs.ban_notices import notices_of
+from cogs.ban_notices import forfeit_warning_for, notices_of
 from cogs.buttons import unlistened
 from cogs.i18n import Lang, command_key, lang_for_locale, option_key, t
 from cogs.ids import ButtonId
 from cogs.permissions import is_thread, missing_permissions, missing_text
-from cogs.render_bans import forfeit_warning
 from cogs.render_manage import leave_question
 from cogs.render_text import Rendered
 from cogs.replies import refusal_text
 from cogs.rule_options import RULE_OPTIONS, chosen_options, public_table_rules, rules_from
 from cogs.toep_group import Command, add_to_toep, cog_of, remove_from_toep
-from data import bans, games, guilds
+from data import games, guilds
 from data.errors import NotFoundError
 from data.games import LoadedGame
 from engine.rules import TableRules
@@ -234,9 +233,8 @@ class ManageCog(commands.Cog):
                     else "private" if not table.row.public else "alone")
         warning = None
         if why_free is None:
-            now = self.bot.clock.now()
-            standing = await bans.standing(self.bot.db, table.row.guild_id, user_id, now)
-            warning = forfeit_warning(standing, now, lang)
+            warning = await forfeit_warning_for(self.bot.db, table.row.guild_id, user_id,
+                                                self.bot.clock.now(), lang)
         return leave_question(table.id, why_free, lang, warning)
 
     async def ask_to_leave(self, interaction: discord.Interaction, table: Table,
