@@ -33,8 +33,7 @@ def forfeit_warning(standing: Standing, now: datetime, lang: str) -> str | None:
     if standing.next_bans:
         return t(lang, "ban.warn.last", nth=number, days=WINDOW.days,
                  until=timestamp(now + BAN_LENGTH, "f"))
-    return t(lang, "ban.warn.count", nth=number, days=WINDOW.days,
-             last=nth(FORFEITS_FOR_BAN, lang))
+    return t(lang, "ban.warn.count", nth=number, days=WINDOW.days)
 
 
 def notices_text(notices: Sequence[Notice], now: datetime, lang: str) -> str:

@@ -22,7 +22,7 @@ def test_ordinals_in_both_languages() -> None:
 def test_the_warning_names_the_forfeit_and_the_ban_it_would_start() -> None:
     for lang in ("en", "nl"):
         first = forfeit_warning(Standing(0, None), NOW, lang)
-        assert first == t(lang, "ban.warn.count", nth=nth(1, lang), days=7, last=nth(3, lang))
+        assert first == t(lang, "ban.warn.count", nth=nth(1, lang), days=7)
         third = forfeit_warning(Standing(2, None), NOW, lang)
         until = timestamp(NOW + timedelta(days=7), "f")
         assert third == t(lang, "ban.warn.last", nth=nth(3, lang), days=7, until=until)

@@ -58,7 +58,7 @@ async def test_the_leave_question_counts_the_forfeits_and_names_the_ban(
         assert world.bot is not None
         question = await _question(world, "anna", locale)
         assert question.text == t(lang, "leave.confirm.counts") + "\n" + t(
-            lang, "ban.warn.count", nth=nth(2, lang), days=7, last=nth(3, lang))
+            lang, "ban.warn.count", nth=nth(2, lang), days=7)
         question = await _question(world, "bram", locale)
         until = timestamp(world.bot.clock.now() + BAN_LENGTH, "f")
         assert until.startswith("<t:") and until.endswith(":f>")  # each reader's own time zone

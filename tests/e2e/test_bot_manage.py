@@ -187,7 +187,7 @@ async def test_leaving_a_game_asks_first(tmp_path: Path, locale: str, lang: str)
         question = (await res.wait_followups(1))[0]
         # ... and which forfeit it would be: bram has none this week (R19)
         assert question.ephemeral and question.text == t(lang, "leave.confirm.counts") + "\n" + \
-            t(lang, "ban.warn.count", nth=nth(1, lang), days=7, last=nth(3, lang))
+            t(lang, "ban.warn.count", nth=nth(1, lang), days=7)
         assert table.game is not None and not table.game.forfeited[bram]
         stay = question.button(label=t(lang, "btn.stay"))
         await world.click("bram", question, stay["custom_id"])
