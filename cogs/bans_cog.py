@@ -1,5 +1,6 @@
 """`/toep-admin bans` (Manage Server): who is banned from public tables (R19), with
-a `toepban:<guild>:<user>` button to lift each ban."""
+a `toepban:<guild>:<user>` button to lift each ban. The player is told that
+their ban was lifted (cogs/ban_notices.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.answers import replace_with, say, send_rendered
+from cogs.ban_notices import notices_of
 from cogs.i18n import Lang, command_key, lang_for_locale, t
 from cogs.render_community import bans_message, mention
 from cogs.toep_group import ADMIN, add_to_toep, cog_of, remove_from_toep
@@ -53,7 +55,9 @@ class BansCog(commands.Cog):
         user_id = int(what)
         now = self.bot.clock.now()
         lifted = await bans.lift_ban(self.bot.db, guild_id, user_id, interaction.user.id, now)
-        log.info("guild %s: ban of %s lifted by %s", guild_id, user_id, interaction.user.id)
+        notices = notices_of(self.bot)
+        if lifted is not None and notices is not None:
+            notices.add(guild_id, user_id)  # they hear of it at their next click or command
         key = "bans.lifted" if lifted is not None else "bans.already_gone"
         note = t(lang, key, user=mention(user_id))
         found = await bans.list_bans(self.bot.db, guild_id, now)

@@ -1,11 +1,13 @@
 """The components of the community commands: leaderboard pages (`toepboard:`),
-the practice game (`toeplearn:`), the settings message (`toepset:`) and the
-bans list (`toepban:`). cogs/clicks.py routes their clicks here, whatever
-message they sit on and after a restart too; each goes to the cog of its
-kind. None of them starts with `toep:`, which the table buttons own.
+the practice game (`toeplearn:`), the settings message (`toepset:`), the
+bans list (`toepban:`) and the rules menu (`toeprules:`). cogs/clicks.py
+routes their clicks here, whatever message they sit on and after a restart
+too; each goes to the cog of its kind. None of them starts with `toep:`,
+which the table buttons own.
 
-Every kind but the practice game carries the guild it was shown in:
-`<kind>:<guild>:<what>`; a click from another guild is refused here.
+Every kind but the practice game and the rules menu carries the guild it
+was shown in: `<kind>:<guild>:<what>`; a click from another guild is
+refused here.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ log = logging.getLogger(__name__)
 
 # Which cog answers which kind.
 COGS = {"toepboard": "LeaderboardCog", "toeplearn": "LearnCog", "toepset": "SettingsCog",
-        "toepban": "BansCog"}
+        "toepban": "BansCog", "toeprules": "HelpCog"}
 KINDS = tuple(COGS)
-TEMPLATE = re.compile(r"(?P<kind>toepboard|toeplearn|toepset|toepban):(?P<rest>.*)", re.DOTALL)
-GUILDLESS = frozenset({"toeplearn"})
+TEMPLATE = re.compile(r"(?P<kind>toepboard|toeplearn|toepset|toepban|toeprules):(?P<rest>.*)",
+                      re.DOTALL)
+GUILDLESS = frozenset({"toeplearn", "toeprules"})
 
 
 class ComponentCog(Protocol):

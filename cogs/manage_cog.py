@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.answers import say
+from cogs.ban_notices import forfeit_warning_for, notices_of
 from cogs.buttons import unlistened
 from cogs.i18n import Lang, command_key, lang_for_locale, option_key, t
 from cogs.ids import ButtonId
@@ -157,7 +158,12 @@ class ManageCog(commands.Cog):
         if button.verb == "stay":
             await interaction.response.edit_message(content=t(lang, "leave.stayed"), view=None)
         elif button.verb == "walkout":
-            await self._walk_out(interaction, button.table_id, lang)
+            notices = notices_of(self.bot)
+            if notices is None:
+                await self._walk_out(interaction, button.table_id, lang)
+                return
+            with notices.answered_here(interaction):  # a ban it starts is told in its answer
+                await self._walk_out(interaction, button.table_id, lang)
         else:
             await self._play_again(interaction, button.table_id, lang)
 
@@ -174,8 +180,15 @@ class ManageCog(commands.Cog):
                 text = refusal_text(err, lang)
             except TableFailure:
                 text = t(lang, "click.error")
+        notices = notices_of(self.bot)
         try:
-            await interaction.edit_original_response(content=text, view=None)
+            if notices is None:
+                await interaction.edit_original_response(content=text, view=None)
+                return
+            # A ban this walk-out started is told in its answer, then and there.
+            async with notices.telling(interaction) as told:
+                await interaction.edit_original_response(
+                    content="\n".join(x for x in (text, told) if x), view=None)
         except discord.HTTPException as err:  # the walk-out stands; only its answer is lost
             log.warning("the answer to a walk-out could not be shown: %s", err)
 
@@ -227,15 +240,20 @@ class ManageCog(commands.Cog):
 
     # --- shared --------------------------------------------------------------------------
 
-    def leave_question(self, table: Table, lang: Lang) -> Rendered:
-        """"Leave the game?", saying whether the forfeit counts toward a ban (R19)."""
+    async def leave_question(self, table: Table, user_id: int, lang: Lang) -> Rendered:
+        """"Leave the game?", saying whether the forfeit counts toward a ban
+        (R19), and if it does, which forfeit it would be and what it costs."""
         why_free = (None if table.forfeits_count
                     else "private" if not table.row.public else "alone")
-        return leave_question(table.id, why_free, lang)
+        warning = None
+        if why_free is None:
+            warning = await forfeit_warning_for(self.bot.db, table.row.guild_id, user_id,
+                                                self.bot.clock.now(), lang)
+        return leave_question(table.id, why_free, lang, warning)
 
     async def ask_to_leave(self, interaction: discord.Interaction, table: Table,
                            lang: Lang) -> None:
-        question = self.leave_question(table, lang)
+        question = await self.leave_question(table, interaction.user.id, lang)
         await interaction.followup.send(question.content or "",
                                         view=unlistened(question.view) or discord.utils.MISSING,
                                         ephemeral=True)

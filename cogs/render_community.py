@@ -22,6 +22,7 @@ from data.bans import Ban
 from data.guilds import DEFAULT_LIMITS, Limits
 from data.history import HistoryEntry
 from data.leaderboard import LeaderboardRow
+from data.ratings import PROVISIONAL_GAMES
 from data.stats import PlayerStats
 from engine.rules import SPECS, OptionSpec, RulesError, TableRules
 
@@ -41,7 +42,7 @@ from .render_text import (
 
 log = logging.getLogger(__name__)
 
-MIN_GAMES = 3  # rated games before a person appears on the leaderboard
+MIN_GAMES = PROVISIONAL_GAMES  # rated games before a rating is shown, and on the board
 PAGE_SIZE = 10
 MAX_BAN_BUTTONS = 20  # four rows of five; the list says how many more there are
 BOARD_COLOUR = discord.Colour.gold()
@@ -118,15 +119,9 @@ def stats_message(name: str, stats: PlayerStats | None, board_size: int, lang: s
     s = stats.totals
     embed = discord.Embed(title=clip(t(lang, "stats.title", name=name), MAX_TITLE),
                           colour=INFO_COLOUR)
-    if stats.rank is None:
-        rank = t(lang, "stats.unranked", min=MIN_GAMES, rated=stats.rated_games)
-    else:
-        rank = t(lang, "stats.rank", rank=stats.rank, total=board_size)
-    rating = t(lang, "stats.rating_value", rating=decimal(stats.rating.ordinal, lang),
-               mu=decimal(stats.rating.mu, lang), sigma=decimal(stats.rating.sigma, lang))
     marks = "–" if not s.rounds else decimal(s.marks / s.rounds, lang, 2)
     fields = (
-        ("stats.rating", rating + "\n" + rank),
+        ("stats.rating", _rating(stats, board_size, lang)),
         ("stats.games", t(lang, "stats.games_value", games=s.games, wins=s.wins,
                           share=percent(s.wins, s.games))),
         ("stats.rounds", t(lang, "stats.rounds_value", rounds=s.rounds, won=s.rounds_won,
@@ -144,6 +139,17 @@ def stats_message(name: str, stats: PlayerStats | None, board_size: int, lang: s
     for key, value in fields:
         embed.add_field(name=t(lang, key), value=clip(value, MAX_FIELD_VALUE), inline=True)
     return Rendered(None, embed, None)
+
+
+def _rating(stats: PlayerStats, board_size: int, lang: str) -> str:
+    """The rating and place, or, until it means something, how far to go."""
+    if stats.rated_games < MIN_GAMES:
+        return t(lang, "stats.unrated", rated=stats.rated_games, min=MIN_GAMES)
+    rating = t(lang, "stats.rating_value", rating=decimal(stats.rating.ordinal, lang),
+               mu=decimal(stats.rating.mu, lang), sigma=decimal(stats.rating.sigma, lang))
+    if stats.rank is None:  # min_games asked of the board is higher: never with MIN_GAMES
+        return rating
+    return rating + "\n" + t(lang, "stats.rank", rank=stats.rank, total=board_size)
 
 
 # --- history ---------------------------------------------------------------------------

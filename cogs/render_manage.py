@@ -10,9 +10,11 @@ from .ids import encode
 from .render_text import MAX_LABEL, Rendered, clip
 
 
-def leave_question(table_id: int, why_free: str | None, lang: str) -> Rendered:
+def leave_question(table_id: int, why_free: str | None, lang: str,
+                   warning: str | None = None) -> Rendered:
     """"Leave the game?" with what it costs: a forfeit, counted toward a ban
-    unless `why_free` ("private": a private table; "alone": one person)."""
+    unless `why_free` ("private": a private table; "alone": one person);
+    `warning`: which forfeit it would be (cogs/render_bans.py)."""
     key = "leave.confirm.counts" if why_free is None else f"leave.confirm.{why_free}"
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(label=clip(t(lang, "btn.walkout"), MAX_LABEL),
@@ -21,7 +23,8 @@ def leave_question(table_id: int, why_free: str | None, lang: str) -> Rendered:
     view.add_item(discord.ui.Button(label=clip(t(lang, "btn.stay"), MAX_LABEL),
                                     custom_id=encode(table_id, "stay"),
                                     style=discord.ButtonStyle.secondary))
-    return Rendered(t(lang, key), None, view)
+    text = t(lang, key) if warning is None else f"{t(lang, key)}\n{warning}"
+    return Rendered(text, None, view)
 
 
 def again_view(table_id: int, lang: str) -> discord.ui.View:

@@ -18,6 +18,7 @@ from .i18n import t
 from .ids import encode
 from .render_lobby import lobby_message
 from .render_manage import again_view
+from .render_ratings import ratings_text
 from .render_text import (
     MAX_DESCRIPTION,
     MAX_FIELD_VALUE,
@@ -31,7 +32,7 @@ from .render_text import (
     names_of,
     timestamp,
 )
-from .standings import placed
+from .standings import ended_in, place_of, placed
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,10 @@ def table_message(snap: TableSnapshot, lang: str, now: datetime) -> Rendered:
     if public.over:
         embed.add_field(name=t(lang, "table.standings"),
                         value=clip(_standings(public, names, lang), MAX_FIELD_VALUE),
+                        inline=False)
+    ratings = ratings_text(snap, lang)
+    if ratings:
+        embed.add_field(name=t(lang, "table.ratings"), value=clip(ratings, MAX_FIELD_VALUE),
                         inline=False)
     footer = "table.footer_over" if over else "table.footer"
     embed.set_footer(text=t(lang, footer, id=snap.table_id))
@@ -172,10 +177,14 @@ def tally(marks: int) -> str:
     return "`" + " ".join(groups) + "`"
 
 
-def seat_notes(public: PublicView, seat: int, lang: str) -> list[str]:
+def seat_notes(public: PublicView, seat: int, lang: str, place_shown: bool = False) -> list[str]:
+    """`place_shown`: the line shows the seat's place already (the standings)."""
     notes: list[str] = []
     if public.forfeited[seat]:
         notes.append(t(lang, "note.forfeited"))
+    elif ended_in(public, seat):
+        if not place_shown:
+            notes.append(t(lang, "note.place", place=place_of(public, seat)))
     elif public.out[seat]:
         notes.append(t(lang, "note.out"))
     elif public.marks[seat] == public.rules.edge:
@@ -231,7 +240,7 @@ def recent_text(recent: Sequence[Happening], names: Sequence[str], lang: str,
 def _standings(public: PublicView, names: Sequence[str], lang: str) -> str:
     lines = []
     for place, s in placed(public):
-        notes = seat_notes(public, s, lang)
+        notes = seat_notes(public, s, lang, place_shown=True)
         lines.append(t(lang, "table.standing", place=place, name=names[s], marks=public.marks[s],
                        limit=public.rules.limit) + (f" · {', '.join(notes)}" if notes else ""))
     return "\n".join(lines)

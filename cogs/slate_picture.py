@@ -34,7 +34,7 @@ from engine.state import RoundSummary
 from engine.views import PublicView
 
 from .i18n import t
-from .standings import placed
+from .standings import ended_in, placed
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +140,8 @@ def round_lines(view: PublicView, names: Sequence[str],
         summary = view.rounds[-1]
     return [
         SlateLine(name=names[s], marks=view.marks[s], new=summary.marks[s],
-                  out=view.out[s] and not view.forfeited[s] and view.winner != s,
+                  out=view.out[s] and not view.forfeited[s] and view.winner != s
+                  and not ended_in(view, s),
                   forfeited=view.forfeited[s], won_round=summary.winner == s,
                   winner=view.winner == s)
         for s in range(view.seats)
@@ -151,7 +152,7 @@ def standings(view: PublicView, names: Sequence[str]) -> list[Standing]:
     """The final standings (cogs.standings): equal marks share a place."""
     return [Standing(place, SlateLine(
         name=names[s], marks=view.marks[s], out=view.out[s] and view.winner != s
-        and not view.forfeited[s], forfeited=view.forfeited[s],
+        and not view.forfeited[s] and not ended_in(view, s), forfeited=view.forfeited[s],
         winner=view.winner == s)) for place, s in placed(view)]
 
 

@@ -17,8 +17,7 @@ from cogs.i18n import Lang, choice_key, command_key, lang_for_locale, option_key
 from cogs.ids import MANAGE_VERBS, ButtonId, ForgedId, decode
 from cogs.lobby_remove import parse_seat_value
 from cogs.permissions import is_thread, missing_permissions, missing_text
-from cogs.render import hand_panel, names_of, rules_topic
-from cogs.render_topics import TOPICS
+from cogs.render import hand_panel, names_of
 from cogs.replies import refusal_text
 from cogs.rule_options import RULE_OPTIONS, chosen_options, public_table_rules, rules_from
 from cogs.toep_group import ADMIN, TOEP
@@ -184,13 +183,6 @@ class TableCog(commands.Cog):
             await self._say(interaction, refusal_text(err, lang))
             return
         await self._say(interaction, t(lang, "reply.ended"))
-
-    @toep.command(name="rules", description=_en(command_key("toep rules", "desc")))
-    @app_commands.describe(**_describe("toep rules", "topic"))
-    @app_commands.choices(topic=_choices(*TOPICS))
-    async def rules(self, interaction: discord.Interaction, topic: str = TOPICS[0]) -> None:
-        lang = lang_for_locale(interaction.locale)
-        await self._say(interaction, rules_topic(topic, lang))
 
     # --- buttons -------------------------------------------------------------------------
 

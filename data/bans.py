@@ -4,11 +4,16 @@ Three forfeits at public tables within seven days ban a player from joining
 public tables for seven days from the third. The caller decides which
 forfeits count (public table, at least two people); this module stores them
 and draws the conclusion. Time always comes from the caller.
+
+A ban's start and its lifting are each told to the player once
+(cogs/ban_notices.py); when, is kept with the ban (`start_told_at`,
+`lift_told_at`), so an untold notice survives a restart.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
@@ -43,6 +48,27 @@ class Ban:
     until: datetime
     lifted_by: int | None
     lifted_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a player stands toward a ban at one moment."""
+
+    counted: int  # forfeits that count toward a ban now (in the window, after the last ban)
+    banned: Ban | None  # the ban in force, if any
+
+    @property
+    def next_bans(self) -> bool:
+        """Whether one more forfeit now would start a ban."""
+        return self.banned is None and self.counted + 1 >= FORFEITS_FOR_BAN
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A ban's start or lifting, not yet told to its player."""
+
+    ban: Ban
+    kind: Literal["start", "lift"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +134,48 @@ async def forfeits_in_window(
     ]
 
 
+async def standing(db: Database, guild_id: int, user_id: int, now: datetime) -> Standing:
+    """How many of the user's forfeits count toward a ban at `now`, and their ban."""
+    async with db.read() as conn:
+        return Standing(await _counting_forfeits(conn, guild_id, user_id, now),
+                        await _active(conn, guild_id, user_id, now))
+
+
+async def untold(db: Database) -> list[tuple[int, int]]:
+    """(guild, user) of everyone with a notice not yet told."""
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall(
+            f"SELECT DISTINCT guild_id, user_id FROM bans WHERE {_UNTOLD}")
+    return [(int(row["guild_id"]), int(row["user_id"])) for row in rows]
+
+
+async def untold_for(db: Database, guild_id: int, user_id: int) -> list[Notice]:
+    """The user's notices not yet told, oldest first (a start before its lifting)."""
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall(
+            f"SELECT {_BAN_COLUMNS}, start_told_at, lift_told_at FROM bans"
+            f" WHERE guild_id = ? AND user_id = ? AND ({_UNTOLD}) ORDER BY since, id",
+            (guild_id, user_id))
+    notices: list[Notice] = []
+    for row in rows:
+        ban = _ban(row)
+        if row["start_told_at"] is None:
+            notices.append(Notice(ban, "start"))
+        if ban.lifted_at is not None and row["lift_told_at"] is None:
+            notices.append(Notice(ban, "lift"))
+    return notices
+
+
+async def mark_told(db: Database, notices: Sequence[Notice], now: datetime) -> None:
+    """The notices were told (each only once: a told one stays told)."""
+    async with db.transaction() as conn:
+        for notice in notices:
+            column = "start_told_at" if notice.kind == "start" else "lift_told_at"
+            await conn.execute(
+                f"UPDATE bans SET {column} = ? WHERE id = ? AND {column} IS NULL",
+                (to_db(now), notice.ban.id))
+
+
 async def active_ban(db: Database, guild_id: int, user_id: int, now: datetime) -> Ban | None:
     """The ban keeping the user from public tables at `now`, if any."""
     async with db.read() as conn:
@@ -139,6 +207,8 @@ async def lift_ban(db: Database, guild_id: int, user_id: int, by: int, now: date
 
 
 _BAN_COLUMNS = "id, guild_id, user_id, since, until, lifted_by, lifted_at"
+# A ban whose start, or whose lifting, its player has not been told of.
+_UNTOLD = "start_told_at IS NULL OR (lifted_at IS NOT NULL AND lift_told_at IS NULL)"
 
 
 async def _counting_forfeits(

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from data.bans import Forfeit, ForfeitOutcome, log_ban, record_forfeit_in
+from data.bans import Ban, Forfeit, ForfeitOutcome, log_ban, record_forfeit_in
 from data.db import Database
 from data.errors import GameStateError, LogOrderError, NotFoundError
 from data.jsonutil import dump_object
@@ -38,6 +38,8 @@ class _Append:
 class LogWriter:
     def __init__(self, db: Database) -> None:
         self.db = db
+        # Told of each ban a saved forfeit started (its player hears of it).
+        self.on_ban: Callable[[Ban], None] | None = None
         self._pending: list[_Append] = []
         self._task: asyncio.Task[None] | None = None
 
@@ -86,6 +88,8 @@ class LogWriter:
                     item.done.set_result(outcome)
                     if outcome is not None and outcome.ban is not None:
                         log_ban(outcome.ban)
+                        if self.on_ban is not None:
+                            self.on_ban(outcome.ban)
 
     async def _save(self, batch: list[_Append]) -> list[Exception | ForfeitOutcome | None]:
         """One transaction, and a few statements for the whole batch: each

@@ -2,7 +2,8 @@
 
 It reads only player_stats (one row per person) along the index
 (guild_id, ordinal DESC, user_id), so its cost does not grow with the number
-of games played.
+of games played. Equal ratings share a place (data/places.py), as equal
+marks do in a game's standings.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import logging
 from dataclasses import dataclass
 
 from data.db import Database
+from data.places import shared_places
 from data.sql import Connection
 
 log = logging.getLogger(__name__)
@@ -18,7 +20,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class LeaderboardRow:
-    rank: int  # 1 = top
+    rank: int  # 1 = top; equal ratings share a rank
     user_id: int
     ordinal: float  # mu - 3 sigma: the order of the board
     mu: float
@@ -48,9 +50,14 @@ async def leaderboard(
             " ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?",
             (guild_id, _eligible(min_games), limit, offset),
         )
+        rows = list(rows)
+        # The page's first row may tie with the last of the page before.
+        first = (await _above(conn, guild_id, rows[0]["ordinal"], min_games) + 1
+                 if rows and offset else None)
+    ranks = shared_places([row["ordinal"] for row in rows], before=offset, first_place=first)
     return [
         LeaderboardRow(
-            rank=offset + i + 1,
+            rank=ranks[i],
             user_id=row["user_id"],
             ordinal=row["ordinal"],
             mu=row["mu"],
@@ -80,19 +87,24 @@ async def leaderboard_count(db: Database, guild_id: int, *, min_games: int = 1) 
 async def board_rank(
     conn: Connection,
     guild_id: int,
-    user_id: int,
     ordinal: float,
     rated_games: int,
     min_games: int,
 ) -> int | None:
-    """The person's rank on the board (same order as leaderboard), or None if not on it."""
+    """The person's rank on the board (as the leaderboard shows it: a tie
+    shares the rank), or None if not on it."""
     if rated_games < _eligible(min_games):
         return None
+    return await _above(conn, guild_id, ordinal, min_games) + 1
+
+
+async def _above(conn: Connection, guild_id: int, ordinal: float, min_games: int) -> int:
+    """How many on the board are rated higher than `ordinal`."""
     rows = list(
         await conn.execute_fetchall(
             "SELECT COUNT(*) FROM player_stats WHERE guild_id = ? AND rated_games >= ?"
-            " AND (ordinal > ? OR (ordinal = ? AND user_id < ?))",
-            (guild_id, _eligible(min_games), ordinal, ordinal, user_id),
+            " AND ordinal > ?",
+            (guild_id, _eligible(min_games), ordinal),
         )
     )
-    return int(rows[0][0]) + 1
+    return int(rows[0][0])

@@ -1,8 +1,11 @@
 """Openskill ratings (Plackett-Luce), per guild and user.
 
-Only people are rated; computer players are not in the model. The order of
-players on the leaderboard is the ordinal, mu - 3 sigma: a newcomer starts at
-0 and climbs as the rating grows surer.
+Only people are rated; computer players are not in the model. The rating a
+player sees, and the order of the leaderboard, is the ordinal, mu - 3 sigma:
+a cautious estimate of skill. A newcomer starts at 0 and climbs as the
+rating grows surer, so in the first games it rises even after a loss: it
+means little until PROVISIONAL_GAMES rated games are played. Until then a
+player is "unrated" (stats, the end of a game) and not on the leaderboard.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from data.sql import Connection
 log = logging.getLogger(__name__)
 
 _MODEL = PlackettLuce()
+# Rated games before a rating is shown and a player is on the leaderboard.
+PROVISIONAL_GAMES = 3
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,12 @@ class RatingChange:
     user_id: int
     before: Rating
     after: Rating
+    games: int  # rated games with this one
+
+    @property
+    def shown(self) -> bool:
+        """Whether the rating after this game means something (PROVISIONAL_GAMES)."""
+        return self.games >= PROVISIONAL_GAMES
 
 
 DEFAULT_RATING = Rating(mu=_MODEL.mu, sigma=_MODEL.sigma)
@@ -61,7 +72,8 @@ async def update_ratings(
     # Two games of the same people finishing at once: the second rates from
     # the first's result, never from what both read before either wrote.
     await conn.lock(f"ratings:{guild_id}")
-    before = [await _current(conn, guild_id, user) for user in users]
+    current = [await _current(conn, guild_id, user) for user in users]
+    before = [rating for rating, _ in current]
     after = rate(before, [places[user] for user in users])
     await conn.executemany(
         "INSERT INTO player_stats (guild_id, user_id, mu, sigma, rated_games)"
@@ -69,14 +81,18 @@ async def update_ratings(
         " mu = excluded.mu, sigma = excluded.sigma, rated_games = player_stats.rated_games + 1",
         [(guild_id, user, new.mu, new.sigma) for user, new in zip(users, after, strict=True)],
     )
-    return [RatingChange(u, b, a) for u, b, a in zip(users, before, after, strict=True)]
+    return [RatingChange(u, b, a, games + 1)
+            for u, (b, games), a in zip(users, current, after, strict=True)]
 
 
-async def _current(conn: Connection, guild_id: int, user_id: int) -> Rating:
+async def _current(conn: Connection, guild_id: int, user_id: int) -> tuple[Rating, int]:
+    """The rating and the number of rated games so far."""
     rows = list(
         await conn.execute_fetchall(
-            "SELECT mu, sigma FROM player_stats WHERE guild_id = ? AND user_id = ?",
+            "SELECT mu, sigma, rated_games FROM player_stats WHERE guild_id = ? AND user_id = ?",
             (guild_id, user_id),
         )
     )
-    return Rating(rows[0]["mu"], rows[0]["sigma"]) if rows else DEFAULT_RATING
+    if not rows:
+        return DEFAULT_RATING, 0
+    return Rating(rows[0]["mu"], rows[0]["sigma"]), int(rows[0]["rated_games"])

@@ -123,9 +123,7 @@ async def player_stats(
             return None
         row = rows[0]
         rating = Rating(row["mu"], row["sigma"])
-        rank = await board_rank(
-            conn, guild_id, user_id, row["ordinal"], row["rated_games"], min_games
-        )
+        rank = await board_rank(conn, guild_id, row["ordinal"], row["rated_games"], min_games)
     totals = StatsDelta(**{name: row[name] for name in STAT_FIELDS})
     return PlayerStats(guild_id, user_id, totals, rating, row["rated_games"], rank)
 

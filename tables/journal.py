@@ -22,6 +22,7 @@ from data.errors import GameStateError, LogOrderError
 from data.games import Game as GameRow
 from data.games import LoadedGame, Seat, SeatResult
 from data.group_commit import LogWriter
+from data.ratings import RatingChange
 from engine.chance import SeededChance
 from engine.events import Event, Happening
 from engine.game import Game
@@ -45,6 +46,8 @@ class Journal:
         self.recent: deque[Happening] = deque(maxlen=keep)  # for the table message
         self._chance = ChanceLog()
         self._chance_rows = 0  # how many chance rows the database holds
+        # Each person's rating before and after, once a rated result is saved.
+        self.rating_changes: tuple[RatingChange, ...] = ()
 
     def in_play(self) -> Game:
         if self.game is None:
@@ -124,7 +127,8 @@ class Journal:
                                    outcome.forfeit_order[s]) for s in range(game.n)]
         deltas = {info.user_id: outcome.stats[info.index] for info in seats
                   if info.user_id is not None}
-        await stats.finish_game(self._db, self.table_id, seat_results, deltas, rated, now)
+        self.rating_changes = tuple(
+            await stats.finish_game(self._db, self.table_id, seat_results, deltas, rated, now))
 
     async def save_end(self, now: datetime) -> None:
         """The game ended unrated, before its end: the marks as they stood."""

@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from data.places import shared_places
 from data.stats import StatsDelta
 from engine import events as ev
 from engine.chance import RecordChance
@@ -124,9 +125,8 @@ def _places(game: Game, tallies: list[_Tally]) -> tuple[int, ...]:
             key[s] = (1, -(end if out_at is None else out_at), game.marks[s])
     order = sorted(range(game.n), key=lambda s: key[s])
     places = [0] * game.n
-    for rank, s in enumerate(order):
-        prev = order[rank - 1] if rank else None
-        places[s] = places[prev] if prev is not None and key[prev] == key[s] else rank + 1
+    for s, place in zip(order, shared_places([key[s] for s in order]), strict=True):
+        places[s] = place
     return tuple(places)
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 
+from data.ratings import RatingChange
 from engine.events import Happening
 from engine.game import Game, Phase
 from engine.rules import TableRules
@@ -66,6 +67,7 @@ class TableSnapshot:
     stamp: str  # names the current decision; game buttons carry it
     end_reason: str | None = None  # "admin", "idle", "cancelled", "lobby_timeout"
     removed: tuple[str, ...] = ()  # names the host took off the lobby lately
+    ratings: tuple[RatingChange, ...] = ()  # a rated game's, once its result is saved
 
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats:

@@ -176,7 +176,8 @@ class Table:
             status=self.status, seats=tuple(self.seats), invited=frozenset(self.invited),
             view=view, clock=clock, passed=frozenset(self.passed), recent=tuple(self.recent),
             stamp=self.stamp, end_reason=self.end_reason,
-            removed=tuple(self.lobby.removed) if self.status is Status.LOBBY else ())
+            removed=tuple(self.lobby.removed) if self.status is Status.LOBBY else (),
+            ratings=self.journal.rating_changes)
 
     def seat_update(self, seat: int, your_turn: bool = False) -> SeatUpdate | None:
         info = self.seats[seat]

@@ -4,6 +4,7 @@ limits hold, and the hand panel offers exactly the legal plays."""
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import discord
 import pytest
@@ -14,11 +15,24 @@ from cogs.render import hand_panel, happening_line, table_message
 from cogs.render_hand import answer_verbs
 from cogs.render_text import card_label
 from cogs.slate_picture import standings
+from cogs.standings import placed
 from engine import events as ev
+from engine.bots import make_bot
+from engine.bots.runner import play_out
 from engine.cards import DECK
-from engine.game import Phase
+from engine.chance import RandomChance
+from engine.game import Game, Phase
+from engine.rules import TableRules
 from engine.views import seat_view
-from tests.cogs.helpers import NOW, TABLE_ID, Moment, hidden_cards, random_moments, texts_of
+from tests.cogs.helpers import (
+    NOW,
+    TABLE_ID,
+    Moment,
+    hidden_cards,
+    random_moments,
+    snapshot,
+    texts_of,
+)
 from tests.cogs.limits import check_limits
 
 LANGS = ("en", "nl")
@@ -150,3 +164,30 @@ def test_final_standings_share_places_as_the_slate_picture_does() -> None:
         places = [row.place for row in standings(public, names)]
         tied += len(places) != len(set(places))
     assert tied, "no game with a tie: the test proves nothing"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_fixed_rounds_game_names_the_others_by_place_not_out(lang: str) -> None:
+    """V6: after the last round, whoever is still in is placed by marks; the
+    slates and the standings say their place, never "out"."""
+    game = Game(TableRules(rounds=2, limit=15), ["P0", "P1", "P2"],
+                RandomChance(random.Random(3)))
+    play_out(game, {s: make_bot("easy", s) for s in range(3)})
+    assert game.over and len(game.rounds) == 2
+    snap = snapshot(game, (), random.Random(0))
+    public = snap.view
+    assert public is not None and all(m < 15 for m in public.marks)
+    embed = table_message(snap, lang, NOW).embed
+    assert embed is not None
+    fields = {f.name: f.value or "" for f in embed.fields}
+    slates = fields[t(lang, "table.slates", limit=15)]
+    out = t(lang, "note.out")
+    assert f"· {out}" not in slates and f", {out}" not in slates
+    for place, seat in placed(public):
+        if seat != public.winner:
+            line = next(x for x in slates.split("\n") if f"**P{seat}**" in x)
+            assert line.endswith(t(lang, "note.place", place=place))
+    standings_text = fields[t(lang, "table.standings")]
+    assert out not in standings_text.split() and t(lang, "note.place", place=2) not in \
+        standings_text
+    assert all(not row.line.out for row in standings(public, ["P0", "P1", "P2"]))

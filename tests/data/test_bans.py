@@ -9,12 +9,18 @@ from data.bans import (
     Forfeit,
     ForfeitKind,
     ForfeitOutcome,
+    Notice,
+    Standing,
     active_ban,
     forfeits_in_window,
     lift_ban,
     list_bans,
+    mark_told,
     record_forfeit,
     record_forfeit_in,
+    standing,
+    untold,
+    untold_for,
 )
 from data.db import Database
 from tests.data.helpers import GUILD, NOW, playing, until_blocked
@@ -125,3 +131,42 @@ async def test_forfeits_saved_at_once_ban_once(db: Database) -> None:
         await until_blocked(db, other)
     assert banned.ban is not None and (await other).ban is None
     assert len(await list_bans(db, GUILD, NOW + 3 * DAY)) == 1
+
+
+async def test_standing_counts_what_a_next_forfeit_would_be(db: Database) -> None:
+    assert await standing(db, GUILD, USER, NOW) == Standing(0, None)
+    await forfeit(db, NOW)
+    await forfeit(db, NOW + DAY)
+    now = NOW + 2 * DAY
+    assert (await standing(db, GUILD, USER, now)).next_bans
+    assert await standing(db, GUILD, USER, NOW + 7.5 * DAY) == Standing(1, None)  # one aged out
+    ban = (await forfeit(db, now)).ban
+    after = await standing(db, GUILD, USER, now + DAY)
+    assert after == Standing(0, ban) and not after.next_bans  # answered by the ban
+
+
+async def test_a_ban_and_its_lifting_are_each_told_once(db: Database) -> None:
+    for days in (0, 1, 2):
+        await forfeit(db, NOW + days * DAY)
+    ban = await active_ban(db, GUILD, USER, NOW + 2 * DAY)
+    assert ban is not None
+    assert await untold(db) == [(GUILD, USER)]
+    assert await untold_for(db, GUILD, USER) == [Notice(ban, "start")]
+    await mark_told(db, await untold_for(db, GUILD, USER), NOW + 3 * DAY)
+    assert await untold(db) == [] and await untold_for(db, GUILD, USER) == []
+
+    lifted = await lift_ban(db, GUILD, USER, by=7, now=NOW + 4 * DAY)
+    assert lifted is not None
+    assert await untold_for(db, GUILD, USER) == [Notice(lifted, "lift")]
+    await mark_told(db, [Notice(lifted, "lift")], NOW + 5 * DAY)
+    await mark_told(db, [Notice(lifted, "lift")], NOW + 6 * DAY)  # told stays told
+    assert await untold(db) == []
+
+
+async def test_a_ban_lifted_before_it_was_told_has_both_notices_in_order(db: Database) -> None:
+    for days in (0, 1, 2):
+        await forfeit(db, NOW + days * DAY, user=2)
+    lifted = await lift_ban(db, GUILD, 2, by=7, now=NOW + 2 * DAY)
+    assert lifted is not None
+    assert [n.kind for n in await untold_for(db, GUILD, 2)] == ["start", "lift"]
+    assert await untold_for(db, GUILD, USER) == []

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from data import sql
-from data.bans import Forfeit, forfeits_in_window
+from data.bans import Ban, Forfeit, forfeits_in_window
 from data.db import Database, connect
 from data.errors import GameStateError, LogOrderError
 from data.games import cancel_game, end_game, load_game
@@ -96,6 +96,8 @@ async def test_a_round_base_beyond_its_log_refuses_the_whole_append(db: Database
 
 async def test_a_forfeit_is_saved_with_the_event_that_brought_it(db: Database) -> None:
     writer = LogWriter(db)
+    started: list[Ban] = []
+    writer.on_ban = started.append  # the bot's ban notices hear of each new ban
     outcomes = []
     for day in range(3):
         game = await playing(db, (1, 2))
@@ -105,6 +107,7 @@ async def test_a_forfeit_is_saved_with_the_event_that_brought_it(db: Database) -
     assert [o.recorded for o in outcomes if o] == [True, True, True]
     ban = outcomes[-1].ban if outcomes[-1] else None
     assert ban is not None and ban.since == NOW + timedelta(days=2)  # the third one bans
+    assert started == [ban]
     assert len(await forfeits_in_window(db, GUILD, 1, NOW + timedelta(days=3))) == 3
 
 

@@ -63,3 +63,18 @@ async def test_player_rank_matches_the_board(db: Database) -> None:
     for row in await leaderboard(db, GUILD, limit=10):
         stats = await player_stats(db, GUILD, row.user_id)
         assert stats is not None and stats.rank == row.rank
+
+
+async def test_equal_ratings_share_a_place_on_every_page(db: Database) -> None:
+    """Ties share a place as in a game's standings (1, 1, 3), also when a
+    tie straddles a page, and a person's stats say the same place."""
+    for _ in range(3):
+        await finished(db, (1, 2, 3, 4), (1, 2, 2, 4))
+    board = await leaderboard(db, GUILD, limit=10)
+    assert [(row.user_id, row.rank) for row in board] == [(1, 1), (2, 2), (3, 2), (4, 4)]
+    assert board[1].ordinal == board[2].ordinal
+    page = await leaderboard(db, GUILD, limit=2, offset=2)
+    assert [(row.user_id, row.rank) for row in page] == [(3, 2), (4, 4)]
+    for user, rank in ((2, 2), (3, 2), (4, 4)):
+        stats = await player_stats(db, GUILD, user)
+        assert stats is not None and stats.rank == rank

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from cogs.i18n import t
+from cogs.render_bans import nth
 from cogs.replies import refusal_text
 from data import bans, games
 from engine.game import Phase
@@ -155,6 +156,8 @@ async def test_the_host_changes_house_rules_before_the_start(tmp_path: Path, loc
         # (declared twice in the code: this keeps the two the same)
         options = subs["house-rules"]["options"]
         assert [o["name"] for o in options] == [n for n in new if n != "private"]
+        # V3's Dutch name says what it does: a folded player's card still counts
+        assert new["folded_card_wins"]["name_localizations"]["nl"] == "gevouwen_kaart_telt"
         for option in options:
             assert option == new[option["name"]]
 
@@ -182,7 +185,9 @@ async def test_leaving_a_game_asks_first(tmp_path: Path, locale: str, lang: str)
 
         res = await world.slash("bram", "toep leave", locale=locale)
         question = (await res.wait_followups(1))[0]
-        assert question.ephemeral and question.text == t(lang, "leave.confirm.counts")
+        # ... and which forfeit it would be: bram has none this week (R19)
+        assert question.ephemeral and question.text == t(lang, "leave.confirm.counts") + "\n" + \
+            t(lang, "ban.warn.count", nth=nth(1, lang), days=7)
         assert table.game is not None and not table.game.forfeited[bram]
         stay = question.button(label=t(lang, "btn.stay"))
         await world.click("bram", question, stay["custom_id"])
