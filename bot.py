@@ -29,9 +29,9 @@ from cogs.presenter import Presenter
 from config import Settings, SettingsError, load_settings
 from data.coverage import Coverage
 from data.db import Database, connect
-from data.errors import DataError
 from data.lease import LeaseKeeper, LeaseLost
 from data.meta import get_meta, set_meta
+from start_failures import FAILURES, explain
 from tables.clock import ClockSource, SystemClock
 from tables.load import LoadGauge
 from tables.manager import TableManager
@@ -54,32 +54,26 @@ COLLECTOR_THRESHOLDS = (20_000, 10, 10)  # the cycle collector's, from setup_hoo
 # made some 400-900 round trips a second at 5 ms and 7,500 at 0.5 ms (170,000
 # with no thread); the thinking thread loses about a tenth of its speed.
 SWITCH_INTERVAL = 0.0005
-# The gateway's close codes that stop the bot, as the operator can mend them.
-GATEWAY_ADVICE = {
-    4010: "Discord refused the shard: check SHARD_COUNT and SHARD_IDS",
-    4011: "this many servers need more shards: set SHARD_COUNT (the README's "
-          "'Running at scale' says how) and start again",
-    4012: "the API version is not supported: update discord.py (requirements.txt)",
-    4013: "the intents asked for are not valid: update Toep",
-}
+# Slash commands and buttons arrive as interactions, which need no intent;
+# `guilds` keeps the guilds and channels known (a guild's locale). Not the
+# default intents: with `guild_messages` Discord would send the bot every
+# message in every channel it can see, its own table edits and pings
+# included, each one parsed and thrown away. None of them is privileged.
+INTENTS = discord.Intents(guilds=True)
+
 
 
 class ToepBot(commands.Bot):
     def __init__(self, settings: Settings, *, clock: ClockSource | None = None,
                  table_config: TableConfig | None = None, **client_kwargs: Any) -> None:
-        # Slash commands and buttons arrive as interactions, which need no intent;
-        # `guilds` keeps the guilds and channels known (a guild's locale). Not the
-        # default intents: with `guild_messages` Discord would send the bot every
-        # message in every channel it can see, its own table edits and pings
-        # included, each one parsed and thrown away.
         # Names in messages are players' own text: no message notifies anyone
         # unless it says whom (the turn ping, an invitation).
         client_kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         # A rate limit longer than this raises (the presenter tries again later)
         # instead of discord.py sleeping it through in the middle of an update.
         client_kwargs.setdefault("max_ratelimit_timeout", MAX_RATELIMIT_WAIT)
-        super().__init__(command_prefix=commands.when_mentioned,
-                         intents=discord.Intents(guilds=True), help_command=None,
+        client_kwargs.setdefault("intents", INTENTS)
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None,
                          tree_cls=ToepTree, **client_kwargs)
         self.settings = settings
         self.clock: ClockSource = clock or SystemClock()
@@ -292,33 +286,26 @@ def main() -> int:
     return run(lambda: create_bot(settings), settings.discord_token)
 
 
-def gateway_refusal(err: discord.ConnectionClosed) -> str:
-    """What a close code that ends the bot means to whoever runs it."""
-    advice = GATEWAY_ADVICE.get(err.code, err.reason or "see Discord's gateway close codes")
-    shard = "" if err.shard_id is None else f" of shard {err.shard_id}"
-    return f"Discord closed the gateway connection{shard} (code {err.code}): {advice}"
-
-
 def run(build: Callable[[], ToepBot], token: str) -> int:
     """Run the bot until it stops: the exit status, and one line on stderr for what
-    keeps it from running (a refused token, a gateway close that no reconnect
-    mends, such as too few shards; a database it cannot use or may not: another
-    process holds it, or took it over)."""
+    keeps it from running (start_failures.py: a refused token, a Discord it cannot
+    reach, a gateway close that no reconnect mends, such as too few shards; a
+    database it cannot use or may not: another process holds it, or took it over)."""
+    asked = [INTENTS]  # the intents of the bot built, for a 4014's line
+
+    def built() -> ToepBot:
+        bot = build()
+        asked[0] = bot.intents
+        return bot
+
     try:
-        asyncio.run(_run(build, token))
-    except discord.LoginFailure:
-        print("toep: Discord refused the token: check DISCORD_TOKEN in .env", file=sys.stderr)
-        return 1
-    except DataError as err:
-        print(f"toep: the database cannot be used: {err}", file=sys.stderr)
-        return 1
-    except discord.ConnectionClosed as err:  # a close that no reconnect can mend
-        print(f"toep: {gateway_refusal(err)}", file=sys.stderr)
+        asyncio.run(_run(built, token))
+    except FAILURES as err:
+        print(f"toep: {explain(err, asked[0])}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
