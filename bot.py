@@ -93,6 +93,8 @@ class ToepBot(commands.Bot):
         self._lease: LeaseKeeper | None = None
         self.lease_lost: LeaseLost | None = None
         self._stopping: asyncio.Task[None] | None = None
+        self._restored = 0  # tables restored at start-up
+        self._told_ready = False
 
     @property
     def db(self) -> Database:
@@ -138,9 +140,16 @@ class ToepBot(commands.Bot):
         sys.setswitchinterval(SWITCH_INTERVAL)
         self._undo_queue_jump = queue_jump.install(asyncio.get_running_loop())
         await self.sync_commands()
-        restored = await self._manager.restore()
-        log.info("ready to play (%s); %d table(s) restored", shards.describe(), len(restored))
+        self._restored = len(await self._manager.restore())
         self.load.start()
+
+    async def on_ready(self) -> None:
+        """Connected (every shard of this process) with the tables restored: said
+        once, though discord.py calls this again after each new session."""
+        if not self._told_ready:
+            self._told_ready = True
+            log.info("ready to play (%s); %d table(s) restored",
+                     self.settings.shards.describe(), self._restored)
 
     async def sync_commands(self) -> None:
         """Sync the slash commands only when they changed (a hash is kept), to
