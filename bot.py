@@ -12,6 +12,7 @@ import hashlib
 import json
 import logging
 import os
+import signal
 import sys
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
@@ -45,6 +46,9 @@ EXTENSIONS = ("cogs.table_cog", "cogs.leaderboard_cog", "cogs.stats_cog", "cogs.
               "cogs.learn_cog", "cogs.settings_cog", "cogs.bans_cog", "cogs.manage_cog",
               "cogs.help_cog", "cogs.connection_cog", "cogs.clicks")
 MAX_RATELIMIT_WAIT = 30.0  # seconds; discord.py allows no less
+# Seconds a graceful stop may take before the process gives up and exits:
+# `docker stop` and systemd send SIGKILL 10 s after SIGTERM (by default).
+STOP_WITHIN = 9.0
 COLLECTOR_THRESHOLDS = (20_000, 10, 10)  # the cycle collector's, from setup_hook on
 # Seconds a thread may keep the interpreter's lock while another waits for it
 # (Python's default: 0.005). The event loop gives the lock up at every read and
@@ -93,6 +97,7 @@ class ToepBot(commands.Bot):
         self._lease: LeaseKeeper | None = None
         self.lease_lost: LeaseLost | None = None
         self._stopping: asyncio.Task[None] | None = None
+        self.stopping = False  # a signal came: clicks are answered "restarting"
         self._restored = 0  # tables restored at start-up
         self._told_ready = False
 
@@ -194,13 +199,49 @@ class ToepBot(commands.Bot):
             queue_jump.jump_the_queue(task)
         return task
 
+    def stop_for(self, why: str) -> None:
+        """Stop gracefully (a signal, `why`): new clicks and commands get a short
+        "restarting" answer (cogs/stopping.py) while the saves in flight finish, then
+        the leases are given up (the next process, on any machine, takes over at
+        once), the gateway closes and `run` returns 0. Given up after STOP_WITHIN:
+        `docker stop` and systemd kill after 10 s."""
+        if self._stopping is not None:
+            log.info("%s: already stopping", why)
+            return
+        self.stopping = True
+        log.info("%s: stopping; new clicks are answered that Toep restarts", why)
+        loop = asyncio.get_running_loop()
+        deadline = loop.call_later(STOP_WITHIN, _give_up, why)
+        self._stopping = loop.create_task(self._stop(why, loop.time()), name="stopping")
+        self._stopping.add_done_callback(lambda _: deadline.cancel())
+
+    async def _stop(self, why: str, since: float) -> None:
+        await self.close()
+        log.info("%s: stopped in %.1f s; the leases are free for the next process", why,
+                 asyncio.get_running_loop().time() - since)
+
     def _lost_lease(self, lost: LeaseLost) -> None:
         """Another process took this database over: stop at once (its saves are
         already refused) and let `main` exit with status 1."""
         self.lease_lost = lost
         self._stopping = asyncio.get_running_loop().create_task(self.close())
 
+    async def __aexit__(self, *exc_info: Any) -> None:
+        """discord.py's waits only for its own part of a `close` begun elsewhere (a
+        signal, a lost lease): the leases given up and the database closed come
+        after the gateway's close, and must not be cut off when `start` returns."""
+        if self._stopping is not None:
+            await self.close()
+        else:
+            await super().__aexit__(*exc_info)
+
     async def close(self) -> None:
+        """Close the tables (their saves finish), the presenter, the gateway, the
+        leases (given up) and the database. A close already under way (a signal's,
+        a lost lease's) is waited for, not begun again."""
+        if self._stopping is not None and asyncio.current_task() is not self._stopping:
+            await asyncio.shield(self._stopping)
+            return
         await self.load.stop()
         if self._manager is not None:
             await self._manager.close()
@@ -219,6 +260,28 @@ class ToepBot(commands.Bot):
         if self._undo_queue_jump is not None:
             self._undo_queue_jump()
             self._undo_queue_jump = None
+
+
+def _give_up(why: str) -> None:
+    """The graceful stop did not end in time (a save or the database hangs): exit
+    now, before the supervisor's SIGKILL, saying so. The leases lapse on their own."""
+    log.critical("%s: could not stop within %.0f s (a save or the database does not "
+                 "answer): exiting now; the next process takes over once the leases lapse "
+                 "(30 s after their last renewal)", why, STOP_WITHIN)
+    hard_exit(1)
+
+
+def hard_exit(status: int) -> None:
+    """Exit at once, whatever the event loop and its threads are doing."""
+    logging.shutdown()
+    os._exit(status)
+
+
+def stop_on_signals(bot: ToepBot) -> None:
+    """SIGTERM (`docker stop`, systemd) and SIGINT (Ctrl-C) stop the bot gracefully."""
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, bot.stop_for, signum.name)
 
 
 def _tune_the_collector() -> None:
@@ -278,6 +341,7 @@ def setup_logging(level: str) -> None:
 
 async def _run(build: Callable[[], ToepBot], token: str) -> None:
     bot = build()  # inside the loop: a connector given to it needs a running one
+    stop_on_signals(bot)
     async with bot:  # closes the bot, the tables and the database on the way out
         await bot.start(token)
     if bot.lease_lost is not None:

@@ -77,11 +77,12 @@ import logging
 import random
 import re
 import shutil
+import signal
 import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -137,6 +138,16 @@ class ChaosBot(BotProcess):
         self.forfeits += [(state.id, seat, time.monotonic())
                           for seat in state.forfeited if seat not in before]
         super()._update(state)
+
+    async def terminate(self) -> int:
+        """SIGTERM the bot's process (`docker stop`, systemd) and wait until it has
+        stopped by itself: its exit status."""
+        process, reader = self._process, self._reader
+        assert process is not None and reader is not None
+        process.send_signal(signal.SIGTERM)
+        code = await process.wait()
+        await reader
+        return code
 
 
 class Chaos(Load):
@@ -257,21 +268,14 @@ class Chaos(Load):
 
     def shown(self) -> dict[int, int]:
         """Each game's highest stamp in any message: the events some message showed."""
-        return {game: count for game, (count, _) in self.shown_by().items()}
+        return highest_stamps(self.fake)
 
     def shown_by(self) -> dict[int, tuple[int, Message]]:
         """Each game's highest stamp in any message, and a message that shows it."""
         best: dict[int, tuple[int, Message]] = {}
-        for message in self.fake.store.messages.values():
-            for button in message.buttons():
-                try:
-                    found = decode(str(button.get("custom_id", "")))
-                except ForgedId:
-                    continue
-                if found.stamp is not None:
-                    count = int(found.stamp, 36)
-                    if count > best.get(found.table_id, (0, message))[0]:
-                        best[found.table_id] = (count, message)
+        for table_id, count, message in _stamps(self.fake):
+            if count > best.get(table_id, (0, message))[0]:
+                best[table_id] = (count, message)
         return best
 
     async def check_saved(self) -> None:
@@ -385,6 +389,29 @@ class Chaos(Load):
             except Exception as err:  # a harness failure: reported, the run goes on
                 self.tally.problems.add(f"fault {fault}: {err!r}")
             await asyncio.sleep(every)
+
+
+# --- SIGTERM: the graceful stop ----------------------------------------------------------
+
+
+def highest_stamps(fake: FakeDiscord) -> dict[int, int]:
+    """Each game's highest stamp in any message of the fake: the events it showed."""
+    best: dict[int, int] = {}
+    for table_id, count, _ in _stamps(fake):
+        best[table_id] = max(best.get(table_id, 0), count)
+    return best
+
+
+def _stamps(fake: FakeDiscord) -> Iterator[tuple[int, int, Message]]:
+    """(game, stamp, message) of every game button with a stamp in the fake's messages."""
+    for message in fake.store.messages.values():
+        for button in message.buttons():
+            try:
+                found = decode(str(button.get("custom_id", "")))
+            except ForgedId:
+                continue
+            if found.stamp is not None:
+                yield found.table_id, int(found.stamp, 36), message
 
 
 def _saved_events(path: Path) -> dict[int, int]:

@@ -37,7 +37,7 @@ from bench.e2e_wire import (
     TableState,
     watching,
 )
-from bot import ToepBot, create_bot
+from bot import ToepBot, create_bot, stop_on_signals
 from cogs.connector import discord_connector
 from config import Settings
 from data.url import is_postgres_url
@@ -193,8 +193,11 @@ async def serve(config: BotConfig, outbox: Outbox) -> None:
         publishing = asyncio.create_task(publisher.run())
         lag = LagFigures()
         following = asyncio.create_task(lag.follow(bot.load))
+        stop_on_signals(bot)  # SIGTERM: the graceful stop (bench/chaos.py's sigterm)
         with lag.collector:
-            await told_to_close(bot)
+            told = asyncio.create_task(told_to_close(bot))
+            await asyncio.wait({told, task}, return_when=asyncio.FIRST_COMPLETED)
+            told.cancel()
         publishing.cancel()
         following.cancel()
         await bot.close()  # what closing shows still counts

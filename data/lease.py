@@ -333,6 +333,29 @@ class _Fence:
             raise
 
 
+class LeasesGivenUp(DataError):
+    """This process gave its leases up (it stops): it may write nothing more."""
+
+    def __init__(self, owner: str) -> None:
+        super().__init__(f"this process ({owner}) gave its leases up as it stops; "
+                         "it saves nothing more")
+
+
+class _GivenUp:
+    """The fence once the leases are given up: every write is refused, but the
+    release of the leases itself (in the task `releasing`)."""
+
+    def __init__(self, owner: str, releasing: asyncio.Task[object] | None) -> None:
+        self._owner, self.releasing = owner, releasing
+
+    def query(self, conn: Connection) -> Query:
+        return Query("SELECT 1 WHERE 1 = 0")
+
+    async def verdict(self, conn: Connection, found: int) -> None:
+        if self.releasing is None or asyncio.current_task() is not self.releasing:
+            raise LeasesGivenUp(self._owner)
+
+
 class LeaseKeeper:
     """Holds a running process's leases (the database's, or its shards'): takes them,
     fences the database's write transactions with them, renews them, and calls
@@ -383,17 +406,21 @@ class LeaseKeeper:
         return lease
 
     async def stop(self) -> None:
-        """Stop renewing and give the lease up, if it is still ours."""
+        """Stop renewing and give the lease up, if it is still ours. From then on
+        this process writes nothing: a save still on its way would land under the
+        leases of the next process, which may take over at once."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
         if self.db.fence == self._fence:
-            self.db.fence = None
+            given_up = _GivenUp(self.owner, asyncio.current_task())
+            self.db.fence = given_up
             # Only the leases still its own (after losing one shard, the others).
             with contextlib.suppress(*_TROUBLE):
                 await release(self.db, self.owner, resources=self.resources)
+            given_up.releasing = None
 
     async def _beat(self) -> None:
         while True:

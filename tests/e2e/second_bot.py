@@ -6,7 +6,7 @@ and test_bot_start_refused.py.
 `TWIST_JSON` (optional) bends the world the way an operator's might be bent:
 `{"dns": true}` no host name resolves; `{"proxy": URL}` Discord only through that
 proxy (discord.py's `proxy`); `{"intents": ["members"]}` the bot asks for more
-intents than Toep does.
+intents than Toep does; `{"log": "INFO"}` logs from INFO on (else WARNING).
 """
 
 from __future__ import annotations
@@ -59,9 +59,9 @@ def twisted(config: BotConfig, twist: dict[str, Any]) -> bot.ToepBot:
 
 
 def main(argv: list[str]) -> int:
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     config = BotConfig.from_json(argv[0])
     twist: dict[str, Any] = json.loads(argv[1]) if len(argv) > 1 else {}
+    logging.basicConfig(level=twist.pop("log", "WARNING"), stream=sys.stderr)
     return bot.run(lambda: twisted(config, twist), TOKEN)
 
 
