@@ -12,7 +12,8 @@ stdout is kept for the bench's messages (bench/e2e_wire.py); anything printed go
 to stderr, like the log. The bench gets "ready" once the bot is, "tables" whenever a
 table's seats or status changed, and "final" after the bot closed: the tables and
 the problems (log records at WARNING or above, unretrieved asyncio exceptions)
-counted here.
+counted here. The bot closes when the bench writes "close", or by itself on
+SIGTERM or SIGINT, as `python bot.py` does (its graceful stop).
 """
 
 from __future__ import annotations
