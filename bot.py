@@ -100,6 +100,8 @@ class ToepBot(commands.Bot):
         self.stopping = False  # a signal came: clicks are answered "restarting"
         self._restored = 0  # tables restored at start-up
         self._told_ready = False
+        self._set_up = False  # setup_hook is done: a stop may close the database
+        self._stop_asked: tuple[str, float, asyncio.TimerHandle] | None = None
 
     @property
     def db(self) -> Database:
@@ -147,6 +149,9 @@ class ToepBot(commands.Bot):
         await self.sync_commands()
         self._restored = len(await self._manager.restore())
         self.load.start()
+        self._set_up = True
+        if self.stopping:  # a signal came while it started
+            self._begin_stop()
 
     async def on_ready(self) -> None:
         """Connected (every shard of this process) with the tables restored: said
@@ -181,6 +186,9 @@ class ToepBot(commands.Bot):
         (its retry reads the sequence of a websocket it never had, AttributeError):
         a start during a Discord outage waits for the gateway instead of dying."""
         while True:
+            if self.stopping:  # a signal came while it started: no need to connect
+                await self.close()
+                return
             try:
                 await super().connect(reconnect=reconnect)
                 return
@@ -205,14 +213,23 @@ class ToepBot(commands.Bot):
         the leases are given up (the next process, on any machine, takes over at
         once), the gateway closes and `run` returns 0. Given up after STOP_WITHIN:
         `docker stop` and systemd kill after 10 s."""
-        if self._stopping is not None:
+        if self.stopping or self._stopping is not None:
             log.info("%s: already stopping", why)
             return
         self.stopping = True
         log.info("%s: stopping; new clicks are answered that Toep restarts", why)
         loop = asyncio.get_running_loop()
-        deadline = loop.call_later(STOP_WITHIN, _give_up, why)
-        self._stopping = loop.create_task(self._stop(why, loop.time()), name="stopping")
+        self._stop_asked = (why, loop.time(), loop.call_later(STOP_WITHIN, _give_up, why))
+        if self._set_up:
+            self._begin_stop()
+        # Else setup_hook begins it once done: closing the database now would
+        # pull it from under the tables being restored.
+
+    def _begin_stop(self) -> None:
+        assert self._stop_asked is not None
+        why, since, deadline = self._stop_asked
+        self._stopping = asyncio.get_running_loop().create_task(self._stop(why, since),
+                                                                name="stopping")
         self._stopping.add_done_callback(lambda _: deadline.cancel())
 
     async def _stop(self, why: str, since: float) -> None:

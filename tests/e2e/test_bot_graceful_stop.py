@@ -7,6 +7,7 @@ bot.py runs it, on each backend (`db_target`)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import sys
 from pathlib import Path
@@ -17,6 +18,9 @@ import bot as bot_module
 from bench.chaos import ChaosBot, highest_stamps
 from bench.e2e_load import Seat, TableRun, Tally
 from bench.e2e_wire import TOKEN, BotConfig
+from bot import create_bot
+from cogs.connector import discord_connector
+from config import Settings
 from data.db import connect
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.test_bot_shards import READY, load_for
@@ -67,6 +71,27 @@ async def test_while_it_stops_clicks_and_commands_are_answered_restarting(
         assert len(table.game.events) == events  # none of it played
     owners, saved = await leases_and_events(world.path)
     assert owners == [] and saved.get(table.id, 0) == events
+
+
+async def test_a_signal_while_it_starts_stops_it_once_the_tables_are_restored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Closing the database at once would pull it from under the restore: the stop
+    waits for the set-up, then the bot stops without connecting, and cleanly."""
+    caplog.set_level(logging.INFO, logger="toep")
+    async with FakeDiscord(token=TOKEN) as fake:
+        fake.add_guild("Café")
+        path = tmp_path / "toep.sqlite3"
+        bot = create_bot(Settings(discord_token=TOKEN, database_path=path),
+                         connector=fake.connector(discord_connector))
+        running = asyncio.create_task(bot.start(TOKEN))
+        bot.stop_for("SIGTERM")  # before setup_hook even began
+        await asyncio.wait_for(running, 30.0)  # ends by itself, without an error
+        await bot.close()
+        assert bot.is_closed() and fake.gateway_connections == []
+    owners, _ = await leases_and_events(path)
+    assert owners == [] and "SIGTERM: stopped in" in caplog.text
+    assert "ready to play" not in caplog.text
 
 
 async def test_a_stop_that_hangs_gives_up_before_the_supervisor_kills(
