@@ -24,6 +24,7 @@ from config import Settings
 from data.db import connect
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.test_bot_shards import READY, load_for
+from tests.e2e.test_bot_shards import config as shard_config
 from tests.e2e.toep_world import open_private_table, open_world, start
 
 RESTARTING = {"en-US": "Toep is restarting and did not take that.",
@@ -158,8 +159,9 @@ async def test_bot_py_exits_0_after_a_signal_and_says_so_in_its_log(
 ) -> None:
     async with FakeDiscord(token=TOKEN) as fake:
         fake.add_guild("Café")
-        config = BotConfig(fake.port, fake.ca_pem, str(db_target), bot_pause=0.0)
-        for signum in (signal.SIGTERM, signal.SIGINT):
+        # A process of its own, and one of a cluster (shard 0 of 2: its shard's lease).
+        for signum, shards in ((signal.SIGTERM, ()), (signal.SIGINT, (0,))):
+            config = shard_config(fake, db_target, *shards)
             process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "tests.e2e.second_bot", config.to_json(), '{"log": "INFO"}',
                 stderr=asyncio.subprocess.PIPE)
