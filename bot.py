@@ -66,7 +66,6 @@ SWITCH_INTERVAL = 0.0005
 INTENTS = discord.Intents(guilds=True)
 
 
-
 class ToepBot(commands.Bot):
     def __init__(self, settings: Settings, *, clock: ClockSource | None = None,
                  table_config: TableConfig | None = None, **client_kwargs: Any) -> None:
@@ -396,6 +395,7 @@ def run(build: Callable[[], ToepBot], token: str) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
 
 if __name__ == "__main__":
     sys.exit(main())
