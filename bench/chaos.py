@@ -184,6 +184,7 @@ class Chaos(Load):
         self.deleted: TableRun | None = None
         self.failed_starts: list[str] = []
         self.sigterms: list[dict[str, Any]] = []  # the figures of each SIGTERM
+        self.took_over: float | None = None  # when the process after a SIGTERM held a lease
 
     # --- the bot's process ------------------------------------------------------------
 
@@ -417,8 +418,6 @@ class Chaos(Load):
                    "ready_s": round(time.monotonic() - exited, 2)}
         self.sigterms.append(figures)
         self.note("sigterm", **figures)
-
-    took_over: float | None = None
 
     async def _taken_over(self, old: set[str]) -> None:
         """Until a process other than the old owners holds a lease: `took_over`."""
