@@ -12,6 +12,7 @@ import hashlib
 import json
 import logging
 import os
+import signal
 import sys
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
@@ -29,9 +30,9 @@ from cogs.presenter import Presenter
 from config import Settings, SettingsError, load_settings
 from data.coverage import Coverage
 from data.db import Database, connect
-from data.errors import DataError
 from data.lease import LeaseKeeper, LeaseLost
 from data.meta import get_meta, set_meta
+from start_failures import FAILURES, explain
 from tables.clock import ClockSource, SystemClock
 from tables.load import LoadGauge
 from tables.manager import TableManager
@@ -45,6 +46,9 @@ EXTENSIONS = ("cogs.table_cog", "cogs.leaderboard_cog", "cogs.stats_cog", "cogs.
               "cogs.learn_cog", "cogs.settings_cog", "cogs.bans_cog", "cogs.manage_cog",
               "cogs.help_cog", "cogs.connection_cog", "cogs.clicks", "cogs.ban_notices_cog")
 MAX_RATELIMIT_WAIT = 30.0  # seconds; discord.py allows no less
+# Seconds a graceful stop may take before the process gives up and exits:
+# `docker stop` and systemd send SIGKILL 10 s after SIGTERM (by default).
+STOP_WITHIN = 9.0
 COLLECTOR_THRESHOLDS = (20_000, 10, 10)  # the cycle collector's, from setup_hook on
 # Seconds a thread may keep the interpreter's lock while another waits for it
 # (Python's default: 0.005). The event loop gives the lock up at every read and
@@ -54,32 +58,25 @@ COLLECTOR_THRESHOLDS = (20_000, 10, 10)  # the cycle collector's, from setup_hoo
 # made some 400-900 round trips a second at 5 ms and 7,500 at 0.5 ms (170,000
 # with no thread); the thinking thread loses about a tenth of its speed.
 SWITCH_INTERVAL = 0.0005
-# The gateway's close codes that stop the bot, as the operator can mend them.
-GATEWAY_ADVICE = {
-    4010: "Discord refused the shard: check SHARD_COUNT and SHARD_IDS",
-    4011: "this many servers need more shards: set SHARD_COUNT (the README's "
-          "'Running at scale' says how) and start again",
-    4012: "the API version is not supported: update discord.py (requirements.txt)",
-    4013: "the intents asked for are not valid: update Toep",
-}
+# Slash commands and buttons arrive as interactions, which need no intent;
+# `guilds` keeps the guilds and channels known (a guild's locale). Not the
+# default intents: with `guild_messages` Discord would send the bot every
+# message in every channel it can see, its own table edits and pings
+# included, each one parsed and thrown away. None of them is privileged.
+INTENTS = discord.Intents(guilds=True)
 
 
 class ToepBot(commands.Bot):
     def __init__(self, settings: Settings, *, clock: ClockSource | None = None,
                  table_config: TableConfig | None = None, **client_kwargs: Any) -> None:
-        # Slash commands and buttons arrive as interactions, which need no intent;
-        # `guilds` keeps the guilds and channels known (a guild's locale). Not the
-        # default intents: with `guild_messages` Discord would send the bot every
-        # message in every channel it can see, its own table edits and pings
-        # included, each one parsed and thrown away.
         # Names in messages are players' own text: no message notifies anyone
         # unless it says whom (the turn ping, an invitation).
         client_kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         # A rate limit longer than this raises (the presenter tries again later)
         # instead of discord.py sleeping it through in the middle of an update.
         client_kwargs.setdefault("max_ratelimit_timeout", MAX_RATELIMIT_WAIT)
-        super().__init__(command_prefix=commands.when_mentioned,
-                         intents=discord.Intents(guilds=True), help_command=None,
+        client_kwargs.setdefault("intents", INTENTS)
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None,
                          tree_cls=ToepTree, **client_kwargs)
         self.settings = settings
         self.clock: ClockSource = clock or SystemClock()
@@ -99,6 +96,11 @@ class ToepBot(commands.Bot):
         self._lease: LeaseKeeper | None = None
         self.lease_lost: LeaseLost | None = None
         self._stopping: asyncio.Task[None] | None = None
+        self.stopping = False  # a signal came: clicks are answered "restarting"
+        self._restored = 0  # tables restored at start-up
+        self._told_ready = False
+        self._set_up = False  # setup_hook is done: a stop may close the database
+        self._stop_asked: tuple[str, float, asyncio.TimerHandle] | None = None
 
     @property
     def db(self) -> Database:
@@ -144,9 +146,19 @@ class ToepBot(commands.Bot):
         sys.setswitchinterval(SWITCH_INTERVAL)
         self._undo_queue_jump = queue_jump.install(asyncio.get_running_loop())
         await self.sync_commands()
-        restored = await self._manager.restore()
-        log.info("ready to play (%s); %d table(s) restored", shards.describe(), len(restored))
+        self._restored = len(await self._manager.restore())
         self.load.start()
+        self._set_up = True
+        if self.stopping:  # a signal came while it started
+            self._begin_stop()
+
+    async def on_ready(self) -> None:
+        """Connected (every shard of this process) with the tables restored: said
+        once, though discord.py calls this again after each new session."""
+        if not self._told_ready:
+            self._told_ready = True
+            log.info("ready to play (%s); %d table(s) restored",
+                     self.settings.shards.describe(), self._restored)
 
     async def sync_commands(self) -> None:
         """Sync the slash commands only when they changed (a hash is kept), to
@@ -173,6 +185,9 @@ class ToepBot(commands.Bot):
         (its retry reads the sequence of a websocket it never had, AttributeError):
         a start during a Discord outage waits for the gateway instead of dying."""
         while True:
+            if self.stopping:  # a signal came while it started: no need to connect
+                await self.close()
+                return
             try:
                 await super().connect(reconnect=reconnect)
                 return
@@ -191,13 +206,58 @@ class ToepBot(commands.Bot):
             queue_jump.jump_the_queue(task)
         return task
 
+    def stop_for(self, why: str) -> None:
+        """Stop gracefully (a signal, `why`): new clicks and commands get a short
+        "restarting" answer (cogs/stopping.py) while the saves in flight finish, then
+        the leases are given up (the next process, on any machine, takes over at
+        once), the gateway closes and `run` returns 0. Given up after STOP_WITHIN:
+        `docker stop` and systemd kill after 10 s."""
+        if self.stopping or self._stopping is not None:
+            log.info("%s: already stopping", why)
+            return
+        self.stopping = True
+        log.info("%s: stopping; new clicks are answered that Toep restarts", why)
+        loop = asyncio.get_running_loop()
+        self._stop_asked = (why, loop.time(), loop.call_later(STOP_WITHIN, _give_up, why))
+        if self._set_up:
+            self._begin_stop()
+        # Else setup_hook begins it once done: closing the database now would
+        # pull it from under the tables being restored.
+
+    def _begin_stop(self) -> None:
+        assert self._stop_asked is not None
+        why, since, deadline = self._stop_asked
+        self._stopping = asyncio.get_running_loop().create_task(self._stop(why, since),
+                                                                name="stopping")
+        self._stopping.add_done_callback(lambda _: deadline.cancel())
+
+    async def _stop(self, why: str, since: float) -> None:
+        await self.close()
+        log.info("%s: stopped in %.1f s; the leases are free for the next process", why,
+                 asyncio.get_running_loop().time() - since)
+
     def _lost_lease(self, lost: LeaseLost) -> None:
         """Another process took this database over: stop at once (its saves are
         already refused) and let `main` exit with status 1."""
         self.lease_lost = lost
         self._stopping = asyncio.get_running_loop().create_task(self.close())
 
+    async def __aexit__(self, *exc_info: Any) -> None:
+        """discord.py's waits only for its own part of a `close` begun elsewhere (a
+        signal, a lost lease): the leases given up and the database closed come
+        after the gateway's close, and must not be cut off when `start` returns."""
+        if self._stopping is not None:
+            await self.close()
+        else:
+            await super().__aexit__(*exc_info)
+
     async def close(self) -> None:
+        """Close the tables (their saves finish), the presenter, the gateway, the
+        leases (given up) and the database. A close already under way (a signal's,
+        a lost lease's) is waited for, not begun again."""
+        if self._stopping is not None and asyncio.current_task() is not self._stopping:
+            await asyncio.shield(self._stopping)
+            return
         await self.load.stop()
         if self._manager is not None:
             await self._manager.close()
@@ -216,6 +276,28 @@ class ToepBot(commands.Bot):
         if self._undo_queue_jump is not None:
             self._undo_queue_jump()
             self._undo_queue_jump = None
+
+
+def _give_up(why: str) -> None:
+    """The graceful stop did not end in time (a save or the database hangs): exit
+    now, before the supervisor's SIGKILL, saying so. The leases lapse on their own."""
+    log.critical("%s: could not stop within %.0f s (a save or the database does not "
+                 "answer): exiting now; the next process takes over once the leases lapse "
+                 "(30 s after their last renewal)", why, STOP_WITHIN)
+    hard_exit(1)
+
+
+def hard_exit(status: int) -> None:
+    """Exit at once, whatever the event loop and its threads are doing."""
+    logging.shutdown()
+    os._exit(status)
+
+
+def stop_on_signals(bot: ToepBot) -> None:
+    """SIGTERM (`docker stop`, systemd) and SIGINT (Ctrl-C) stop the bot gracefully."""
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, bot.stop_for, signum.name)
 
 
 def _tune_the_collector() -> None:
@@ -275,6 +357,7 @@ def setup_logging(level: str) -> None:
 
 async def _run(build: Callable[[], ToepBot], token: str) -> None:
     bot = build()  # inside the loop: a connector given to it needs a running one
+    stop_on_signals(bot)
     async with bot:  # closes the bot, the tables and the database on the way out
         await bot.start(token)
     if bot.lease_lost is not None:
@@ -292,28 +375,22 @@ def main() -> int:
     return run(lambda: create_bot(settings), settings.discord_token)
 
 
-def gateway_refusal(err: discord.ConnectionClosed) -> str:
-    """What a close code that ends the bot means to whoever runs it."""
-    advice = GATEWAY_ADVICE.get(err.code, err.reason or "see Discord's gateway close codes")
-    shard = "" if err.shard_id is None else f" of shard {err.shard_id}"
-    return f"Discord closed the gateway connection{shard} (code {err.code}): {advice}"
-
-
 def run(build: Callable[[], ToepBot], token: str) -> int:
     """Run the bot until it stops: the exit status, and one line on stderr for what
-    keeps it from running (a refused token, a gateway close that no reconnect
-    mends, such as too few shards; a database it cannot use or may not: another
-    process holds it, or took it over)."""
+    keeps it from running (start_failures.py: a refused token, a Discord it cannot
+    reach, a gateway close that no reconnect mends, such as too few shards; a
+    database it cannot use or may not: another process holds it, or took it over)."""
+    asked = [INTENTS]  # the intents of the bot built, for a 4014's line
+
+    def built() -> ToepBot:
+        bot = build()
+        asked[0] = bot.intents
+        return bot
+
     try:
-        asyncio.run(_run(build, token))
-    except discord.LoginFailure:
-        print("toep: Discord refused the token: check DISCORD_TOKEN in .env", file=sys.stderr)
-        return 1
-    except DataError as err:
-        print(f"toep: the database cannot be used: {err}", file=sys.stderr)
-        return 1
-    except discord.ConnectionClosed as err:  # a close that no reconnect can mend
-        print(f"toep: {gateway_refusal(err)}", file=sys.stderr)
+        asyncio.run(_run(built, token))
+    except FAILURES as err:
+        print(f"toep: {explain(err, asked[0])}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -55,12 +56,14 @@ def load_settings(env: Mapping[str, str]) -> Settings:
     if not _TOKEN.match(token):
         raise SettingsError("DISCORD_TOKEN does not look like a bot token (three parts "
                             "separated by dots); copy it again from the Developer Portal")
+    url = _database_url(env.get("DATABASE_URL", "").strip())
     return Settings(
         discord_token=token,
         dev_guild_id=_guild_id(env.get("DEV_GUILD_ID", "").strip()),
-        database_path=_database_path(env.get("DATABASE_PATH", "").strip()),
+        # With a DATABASE_URL the file is not used: where it would be does not matter.
+        database_path=_database_path(env.get("DATABASE_PATH", "").strip(), url is None),
         log_level=_log_level(env.get("LOG_LEVEL", "").strip()),
-        database_url=_database_url(env.get("DATABASE_URL", "").strip()),
+        database_url=url,
         shards=_shards(env.get("SHARD_COUNT", "").strip(), env.get("SHARD_IDS", "").strip()),
     )
 
@@ -73,14 +76,30 @@ def _guild_id(text: str) -> int | None:
     return int(text)
 
 
-def _database_path(text: str) -> Path:
-    if not text:
-        return DEFAULT_DATABASE
-    path = Path(text)
+def _database_path(text: str, used: bool) -> Path:
+    path = Path(text) if text else DEFAULT_DATABASE
     if path.exists() and path.is_dir():
         raise SettingsError(f"DATABASE_PATH {text!r} is a folder; name a file, "
                             "e.g. data/toep.sqlite3")
+    problem = _unwritable(path) if used else None
+    if problem is not None:
+        raise SettingsError(f"DATABASE_PATH {str(path)!r}: {problem}; choose another path "
+                            "or let this user write there")
     return path
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why this process could not keep its database at `path`, if it could not. SQLite
+    writes the file and, beside it, its journal (-wal, -shm): the folder must let this
+    user create files, and the folders on the way are made if missing."""
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        return "this user may not write the file"
+    folder = next(p for p in (path.absolute().parent, *path.absolute().parents) if p.exists())
+    if not folder.is_dir():
+        return f"{folder} is a file, not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"this user may not create files in {folder}"
+    return None
 
 
 def _database_url(text: str) -> str | None:

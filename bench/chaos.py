@@ -30,7 +30,10 @@ from `--seed`:
 - storms on message edits: 502s for 6 s (discord.py retries them), 503s for the
   next 5 edits (it does not), 429s with `retry_after` 20 s for 10 s (per bucket),
   and a global 429 (`retry_after` 3 s) for the next 5 bot requests in 10 s;
-- the channel of one table deleted in the middle of its game.
+- the channel of one table deleted in the middle of its game;
+- 2 SIGTERMs of the bot's process (`docker stop`, systemd): it stops by itself
+  (clicks meanwhile are answered "restarting"), and once it has exited a new one
+  starts on the same database.
 
 Figures (`--json` prints one object):
 
@@ -58,6 +61,13 @@ Figures (`--json` prints one object):
 - `tracebacks`: tracebacks in the bot's log (its stderr, every process), apart
   from discord.py's own "Attempting a reconnect" while the gateway refuses it
   (`reconnect_tracebacks`). `bot_log` is a folder kept with the logs if any.
+- `sigterm`: for each SIGTERM, `exit_s` (from the signal until the process has
+  exited), `exit_code`, `leases_left` (lease rows in the database once it has
+  exited: a graceful stop gives them up), `saves_lost` (events some message
+  showed that the database does not hold, at that moment) and `takeover_s`
+  (from its exit until the new process holds the lease) and `ready_s` (until
+  it is ready to play). `sigterm_targets_met`: exit code 0, within 10 s, no
+  lease left and nothing lost, every time.
 - `faults`: each fault with its start (seconds into the run) and details;
   `outage_s`, the time without a live session; `bench_problems`, the world's.
 
@@ -77,11 +87,12 @@ import logging
 import random
 import re
 import shutil
+import signal
 import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -110,7 +121,9 @@ ACK_LIMIT = 3.0
 WAIT_FOR_BOT = 300.0  # seconds a person waits for the bot to come back
 LOOK = 0.05  # seconds between looks at the gateway
 KINDS = ("sigkill", "gateway_drop", "database_locked", "disk_full", "edit_storm",
-         "channel_deleted")
+         "channel_deleted", "sigterm")
+SIGTERMS = 2  # graceful stops in a run
+STOP_GRACE = 10.0  # seconds Docker and systemd wait after SIGTERM before SIGKILL
 _RECORD = re.compile(r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL):([\w.]+):(.*)$")
 
 
@@ -138,6 +151,16 @@ class ChaosBot(BotProcess):
                           for seat in state.forfeited if seat not in before]
         super()._update(state)
 
+    async def terminate(self) -> int:
+        """SIGTERM the bot's process (`docker stop`, systemd) and wait until it has
+        stopped by itself: its exit status."""
+        process, reader = self._process, self._reader
+        assert process is not None and reader is not None
+        process.send_signal(signal.SIGTERM)
+        code = await process.wait()
+        await reader
+        return code
+
 
 class Chaos(Load):
     def __init__(self, options: Options, fake: FakeDiscord, tally: Tally, bot: ChaosBot,
@@ -160,6 +183,8 @@ class Chaos(Load):
         self.progress: dict[int, tuple[int, float]] = {}  # table id -> (stamp, when)
         self.deleted: TableRun | None = None
         self.failed_starts: list[str] = []
+        self.sigterms: list[dict[str, Any]] = []  # the figures of each SIGTERM
+        self.took_over: float | None = None  # when the process after a SIGTERM held a lease
 
     # --- the bot's process ------------------------------------------------------------
 
@@ -257,21 +282,14 @@ class Chaos(Load):
 
     def shown(self) -> dict[int, int]:
         """Each game's highest stamp in any message: the events some message showed."""
-        return {game: count for game, (count, _) in self.shown_by().items()}
+        return highest_stamps(self.fake)
 
     def shown_by(self) -> dict[int, tuple[int, Message]]:
         """Each game's highest stamp in any message, and a message that shows it."""
         best: dict[int, tuple[int, Message]] = {}
-        for message in self.fake.store.messages.values():
-            for button in message.buttons():
-                try:
-                    found = decode(str(button.get("custom_id", "")))
-                except ForgedId:
-                    continue
-                if found.stamp is not None:
-                    count = int(found.stamp, 36)
-                    if count > best.get(found.table_id, (0, message))[0]:
-                        best[found.table_id] = (count, message)
+        for table_id, count, message in _stamps(self.fake):
+            if count > best.get(table_id, (0, message))[0]:
+                best[table_id] = (count, message)
         return best
 
     async def check_saved(self) -> None:
@@ -370,8 +388,43 @@ class Chaos(Load):
         for kind in ("502", "503", "429", "global"):
             faults.append(("edit_storm", lambda k=kind: self.storm(k)))  # type: ignore[misc]
         faults.append(("channel_deleted", self.delete_a_channel))
+        faults += [("sigterm", self.terminate)] * SIGTERMS
         rng.shuffle(faults)
         return [fault for kind, fault in faults if self.only is None or kind in self.only]
+
+    # --- SIGTERM: the graceful stop ----------------------------------------------------
+
+    async def terminate(self) -> None:
+        """SIGTERM: the bot stops by itself; once it has exited, what it left (leases,
+        events shown but not saved) is read and a new process is started."""
+        self.going_down()
+        signalled = time.monotonic()
+        code = await self.chaos_bot.terminate()
+        exited = time.monotonic()
+        left = await asyncio.to_thread(_lease_owners, self.database)
+        shown = self.shown()
+        saved = await asyncio.to_thread(_saved_events, self.database)
+        lost = sum(max(0, count - saved.get(game, 0)) for game, count in shown.items())
+        await self.check_saved()  # counted in events_lost too, with where
+        taken = asyncio.create_task(self._taken_over(set(left)))
+        try:
+            await self.launch()
+        finally:
+            taken.cancel()
+        figures = {"exit_s": round(exited - signalled, 2), "exit_code": code,
+                   "leases_left": len(left), "saves_lost": lost,
+                   "takeover_s": None if self.took_over is None
+                   else round(self.took_over - exited, 2),
+                   "ready_s": round(time.monotonic() - exited, 2)}
+        self.sigterms.append(figures)
+        self.note("sigterm", **figures)
+
+    async def _taken_over(self, old: set[str]) -> None:
+        """Until a process other than the old owners holds a lease: `took_over`."""
+        self.took_over = None
+        while not set(await asyncio.to_thread(_lease_owners, self.database)) - old:
+            await asyncio.sleep(LOOK)
+        self.took_over = time.monotonic()
 
     async def inject(self, first: float, every: float) -> None:
         faults = self.schedule(random.Random(self.o.seed))
@@ -385,6 +438,41 @@ class Chaos(Load):
             except Exception as err:  # a harness failure: reported, the run goes on
                 self.tally.problems.add(f"fault {fault}: {err!r}")
             await asyncio.sleep(every)
+
+
+# --- SIGTERM: the graceful stop ----------------------------------------------------------
+
+
+def highest_stamps(fake: FakeDiscord) -> dict[int, int]:
+    """Each game's highest stamp in any message of the fake: the events it showed."""
+    best: dict[int, int] = {}
+    for table_id, count, _ in _stamps(fake):
+        best[table_id] = max(best.get(table_id, 0), count)
+    return best
+
+
+def _stamps(fake: FakeDiscord) -> Iterator[tuple[int, int, Message]]:
+    """(game, stamp, message) of every game button with a stamp in the fake's messages."""
+    for message in fake.store.messages.values():
+        for button in message.buttons():
+            try:
+                found = decode(str(button.get("custom_id", "")))
+            except ForgedId:
+                continue
+            if found.stamp is not None:
+                yield found.table_id, int(found.stamp, 36), message
+
+
+def _lease_owners(path: Path) -> list[str]:
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30) as conn:
+        return [str(row[0]) for row in conn.execute("SELECT owner FROM leases")]
+
+
+def sigterm_targets_met(sigterms: Sequence[dict[str, Any]]) -> bool:
+    """Each SIGTERM: exit 0 within 10 s (Docker's and systemd's grace), no lease
+    left behind, no save lost."""
+    return all(f["exit_code"] == 0 and f["exit_s"] < STOP_GRACE and f["leases_left"] == 0
+               and f["saves_lost"] == 0 for f in sigterms)
 
 
 def _saved_events(path: Path) -> dict[int, int]:
@@ -459,6 +547,8 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
         "frozen_tables": len(frozen),
         "unacknowledged": len(unacked) - len(in_outages),
         "tracebacks": tracebacks,
+        "sigterm": chaos.sigterms,
+        "sigterm_targets_met": sigterm_targets_met(chaos.sigterms),
         "faults_injected": len(chaos.faults),
         "faults": [f.to_json() for f in chaos.faults],
         "deleted_table": None if deleted is None or deleted.table is None else {
@@ -486,7 +576,8 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
         "bench_problems": problems_first(chaos.tally.problems.texts),
         "targets_met": bool(finished == len(runs) and not chaos.lost and not wrongful
                             and not frozen and len(unacked) == len(in_outages)
-                            and tracebacks == 0 and not chaos.failed_starts),
+                            and tracebacks == 0 and not chaos.failed_starts
+                            and sigterm_targets_met(chaos.sigterms)),
     }
 
 

@@ -12,7 +12,8 @@ stdout is kept for the bench's messages (bench/e2e_wire.py); anything printed go
 to stderr, like the log. The bench gets "ready" once the bot is, "tables" whenever a
 table's seats or status changed, and "final" after the bot closed: the tables and
 the problems (log records at WARNING or above, unretrieved asyncio exceptions)
-counted here.
+counted here. The bot closes when the bench writes "close", or by itself on
+SIGTERM or SIGINT, as `python bot.py` does (its graceful stop).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from bench.e2e_wire import (
     watching,
 )
 from bench.limits import LOAD_LIMITS
-from bot import ToepBot, create_bot
+from bot import ToepBot, create_bot, stop_on_signals
 from cogs.connector import discord_connector
 from config import Settings
 from data.url import is_postgres_url
@@ -195,8 +196,11 @@ async def serve(config: BotConfig, outbox: Outbox) -> None:
         publishing = asyncio.create_task(publisher.run())
         lag = LagFigures()
         following = asyncio.create_task(lag.follow(bot.load))
+        stop_on_signals(bot)  # SIGTERM: the graceful stop (bench/chaos.py's sigterm)
         with lag.collector:
-            await told_to_close(bot)
+            told = asyncio.create_task(told_to_close(bot))
+            await asyncio.wait({told, task}, return_when=asyncio.FIRST_COMPLETED)
+            told.cancel()
         publishing.cancel()
         following.cancel()
         await bot.close()  # what closing shows still counts

@@ -25,6 +25,7 @@ from cogs.community_items import community_click
 from cogs.error_path import answered, what_was_clicked
 from cogs.i18n import lang_for_locale, t
 from cogs.ids import TEMPLATE, table_id_of
+from cogs.stopping import refused_while_stopping
 
 if TYPE_CHECKING:
     from bot import ToepBot
@@ -57,6 +58,8 @@ class ClicksCog(commands.Cog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
+            return
+        if await refused_while_stopping(self.bot, interaction):
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 
 from cogs.i18n import lang_for_locale, t
+from cogs.stopping import refused_while_stopping
 from tables.errors import TableFailure
 from tables.log_safe import log_failure
 
@@ -75,6 +76,10 @@ async def answered(interaction: discord.Interaction[Any], work: Awaitable[None],
 
 class ToepTree(app_commands.CommandTree["ToepBot"]):
     """The command tree whose errors end in an apology (see the module)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[ToepBot]) -> bool:
+        """No command runs while the bot stops (cogs/stopping.py)."""
+        return not await refused_while_stopping(self.client, interaction)
 
     async def on_error(self, interaction: discord.Interaction[ToepBot],
                        error: app_commands.AppCommandError) -> None:

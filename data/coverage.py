@@ -6,6 +6,10 @@ interaction failed" for everyone there, and nothing in any log. Each running
 process of the cluster looks at the shard leases at its heartbeat and warns,
 once, of a shard that has had no live lease for a while (a process starting
 or restarting is not worth a warning), and says when it is held again.
+
+Every `now` here is the database's clock (the time of the heartbeat's renewal,
+data/lease.py), as for the leases themselves: a machine whose clock ran ahead
+would otherwise see the live leases of the others as lapsed.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ GRACE = timedelta(seconds=60)
 
 
 async def uncovered(db: Database, shard_count: int, now: datetime) -> list[int]:
-    """The shards of `shard_count` with no lease, or only a lapsed one."""
+    """The shards of `shard_count` with no lease, or only one lapsed by `now`
+    (the database's time)."""
     async with db.read() as conn:
         rows = await conn.execute_fetchall(
             "SELECT resource, expires_at FROM leases WHERE resource LIKE ?",
@@ -47,7 +52,8 @@ class Coverage:
         self._told: set[int] = set()
 
     async def check(self, now: datetime) -> None:
-        """Look at the leases (a heartbeat's work) and tell what changed."""
+        """Look at the leases (a heartbeat's work, `now` its renewal's time on the
+        database's clock) and tell what changed."""
         self.seen(await uncovered(self.db, self.shard_count, now), now)
 
     def seen(self, missing: Sequence[int], now: datetime) -> None:

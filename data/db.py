@@ -200,8 +200,7 @@ async def connect(
     file = Path(path)
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(file, isolation_level=None)
-        conn.row_factory = sqlite3.Row
+        conn = await _open_sqlite(file)
     except (OSError, sqlite3.Error) as error:
         raise DatabaseOpenError(f"cannot open database {file}: {error}") from error
     try:
@@ -213,6 +212,20 @@ async def connect(
         raise
     log.info("database %s open", file)
     return Database(wrapped, str(file), file)
+
+
+async def _open_sqlite(file: Path) -> aiosqlite.Connection:
+    """aiosqlite's connection, whose worker thread is gone if opening failed: left
+    to stop on its own, it may answer after the event loop closed (a start that
+    fails at once), and print a second traceback, "Event loop is closed"."""
+    opening = aiosqlite.connect(file, isolation_level=None)
+    try:
+        conn = await opening
+    except BaseException:
+        await asyncio.to_thread(opening._thread.join, 5.0)  # its stop is queued already
+        raise
+    conn.row_factory = sqlite3.Row
+    return conn
 
 
 async def connect_postgres(url: str, *, migrations_dir: Path | None = None,

@@ -12,6 +12,13 @@ inside its own transaction, that the lease is still its own. A process that
 stalled while another took over can therefore never write again; its next save
 raises `LeaseLost`, and so does its next heartbeat, which tells the bot to stop.
 
+Every time a lease is judged by is the database's own clock (`database_now`):
+when it was taken, renewed, and whether it lapsed. The processes sharing a
+database may run on machines whose clocks differ by seconds; read on each
+one's clock, a lease could look lapsed to one machine while its holder still
+renews it, or stay held by a stopped process past its lapse. A process's own
+clock only serves to tell the operator how far it is off the database's.
+
 A sharded process (SHARD_COUNT, SHARD_IDS) holds one lease per shard instead,
 'shard:N/COUNT', taken all at once or not at all, and fenced and renewed
 together: several processes share the database, each owning its shards. Leases
@@ -37,7 +44,7 @@ from pathlib import Path
 from data.db import Database
 from data.errors import DatabaseOpenError, DataError
 from data.sql import DRIVER_ERRORS, OUTAGE_ERRORS, Connection, Query, Row
-from data.times import from_db, to_db
+from data.times import database_now, from_db, to_db
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +52,8 @@ DATABASE = "database"
 SHARD = "shard:"
 TTL = timedelta(seconds=30)
 HEARTBEAT = timedelta(seconds=10)
+# A machine's clock this far off the database's is told to the operator (once).
+SKEW_WARNING = timedelta(seconds=5)
 Now = Callable[[], datetime]
 
 
@@ -70,7 +79,7 @@ def describe(resource: str) -> str:
 
 
 def utc_now() -> datetime:
-    # Wall time, never the bot's game clock: the processes compare it with each other.
+    """This machine's wall clock: only compared with the database's (`Skew`)."""
     return datetime.now(UTC)
 
 
@@ -190,11 +199,11 @@ async def acquire(
     *,
     resources: Sequence[str] = (DATABASE,),
     ttl: timedelta = TTL,
-    now: Now = utc_now,
 ) -> Lease:
-    """Take the leases of `resources` all at once, taking over any that lapsed or whose
-    process is gone; LeaseHeld (and none taken) if a live process holds one of them or a
-    lease that conflicts with one. Returns the first (they share their times)."""
+    """Take the leases of `resources` all at once, taking over any that lapsed (on the
+    database's clock) or whose process is gone; LeaseHeld (and none taken) if a live
+    process holds one of them or a lease that conflicts with one. Returns the first
+    (they share their times)."""
     async with db.transaction() as conn:
         # One taker at a time (leases of other names may conflict), and each lease
         # taken only between the fenced writes of its old holder: the rows are
@@ -203,7 +212,7 @@ async def acquire(
         rows = await conn.execute_fetchall(
             f"SELECT * FROM leases ORDER BY resource{conn.dialect.update_rows}")
         others = [held for held in map(_lease, rows) if held.owner != owner]
-        moment = now()
+        moment = await database_now(conn)  # after the lock: not before a wait for it
         ousted = [held for held in others
                   if any(conflicts(mine, held.resource) for mine in resources)]
         for held in ousted:
@@ -236,11 +245,11 @@ async def renew(
     *,
     resources: Sequence[str] = (DATABASE,),
     ttl: timedelta = TTL,
-    now: Now = utc_now,
-) -> None:
-    """A heartbeat: push the expiries on; LeaseLost if one of them is no longer ours."""
+) -> datetime:
+    """A heartbeat: push the expiries on; LeaseLost if one of them is no longer ours.
+    Returns the database's time of the renewal."""
     async with db.transaction() as conn:
-        moment = now()
+        moment = await database_now(conn)
         for resource in resources:
             changed = await conn.execute(
                 "UPDATE leases SET heartbeat_at = ?, expires_at = ? "
@@ -250,6 +259,7 @@ async def renew(
             if changed == 0:
                 current = await _read(conn, resource)
                 raise LeaseLost(resource, owner, None if current is None else current.owner)
+    return moment
 
 
 async def release(db: Database, owner: str, *, resources: Sequence[str] = (DATABASE,)) -> None:
@@ -323,6 +333,29 @@ class _Fence:
             raise
 
 
+class LeasesGivenUp(DataError):
+    """This process gave its leases up (it stops): it may write nothing more."""
+
+    def __init__(self, owner: str) -> None:
+        super().__init__(f"this process ({owner}) gave its leases up as it stops; "
+                         "it saves nothing more")
+
+
+class _GivenUp:
+    """The fence once the leases are given up: every write is refused, but the
+    release of the leases itself (in the task `releasing`)."""
+
+    def __init__(self, owner: str, releasing: asyncio.Task[object] | None) -> None:
+        self._owner, self.releasing = owner, releasing
+
+    def query(self, conn: Connection) -> Query:
+        return Query("SELECT 1 WHERE 1 = 0")
+
+    async def verdict(self, conn: Connection, found: int) -> None:
+        if self.releasing is None or asyncio.current_task() is not self.releasing:
+            raise LeasesGivenUp(self._owner)
+
+
 class LeaseKeeper:
     """Holds a running process's leases (the database's, or its shards'): takes them,
     fences the database's write transactions with them, renews them, and calls
@@ -339,8 +372,10 @@ class LeaseKeeper:
         now: Now = utc_now,
         after_renewal: Callable[[datetime], Awaitable[None]] | None = None,
     ) -> None:
-        """`after_renewal(now)`: more work for each heartbeat that renewed the
-        leases (data/coverage.py); the database's trouble there is only logged."""
+        """`after_renewal(moment)`: more work for each heartbeat that renewed the
+        leases (data/coverage.py), given the renewal's time on the database's
+        clock; the database's trouble there is only logged. `now`: this
+        machine's clock, only compared with the database's (`Skew`)."""
         self.db = db
         self._after_renewal = after_renewal
         self.owner = new_owner()
@@ -348,7 +383,7 @@ class LeaseKeeper:
         self._on_lost = on_lost
         self._ttl = ttl
         self._heartbeat = heartbeat
-        self._now = now
+        self._skew = Skew(now)
         self._task: asyncio.Task[None] | None = None
         self.lost: LeaseLost | None = None
         self._fence = _Fence(self.resources, self.owner, self._lose)
@@ -358,13 +393,12 @@ class LeaseKeeper:
         DatabaseOpenError if the database does not let it be taken (locked by
         another process for longer than its busy timeout, or out of reach)."""
         try:
-            lease = await acquire(
-                self.db, self.owner, resources=self.resources, ttl=self._ttl, now=self._now
-            )
+            lease = await acquire(self.db, self.owner, resources=self.resources, ttl=self._ttl)
         except OUTAGE_ERRORS as err:
             raise DatabaseOpenError(
                 f"{self.db.name}: taking the lease of {', '.join(map(describe, self.resources))}"
                 f" failed ({err}); start again once the database answers") from err
+        self._skew.compare(lease.acquired_at)
         self.db.fence = self._fence
         self._task = asyncio.create_task(self._beat(), name="lease")
         log.info("holding the lease of %s as %s",
@@ -372,25 +406,27 @@ class LeaseKeeper:
         return lease
 
     async def stop(self) -> None:
-        """Stop renewing and give the lease up, if it is still ours."""
+        """Stop renewing and give the lease up, if it is still ours. From then on
+        this process writes nothing: a save still on its way would land under the
+        leases of the next process, which may take over at once."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
         if self.db.fence == self._fence:
-            self.db.fence = None
+            given_up = _GivenUp(self.owner, asyncio.current_task())
+            self.db.fence = given_up
             # Only the leases still its own (after losing one shard, the others).
             with contextlib.suppress(*_TROUBLE):
                 await release(self.db, self.owner, resources=self.resources)
+            given_up.releasing = None
 
     async def _beat(self) -> None:
         while True:
             await asyncio.sleep(self._heartbeat.total_seconds())
             try:
-                await renew(
-                    self.db, self.owner, resources=self.resources, ttl=self._ttl, now=self._now
-                )
+                moment = await renew(self.db, self.owner, resources=self.resources, ttl=self._ttl)
             except LeaseLost as lost:
                 self._lose(lost)
                 return
@@ -400,13 +436,14 @@ class LeaseKeeper:
                 log.warning("could not renew the leases (%s); trying again in %.0f s",
                             err, self._heartbeat.total_seconds())
                 continue
+            self._skew.compare(moment)
             if self._after_renewal is not None:
-                await self._after(self._after_renewal)
+                await self._after(self._after_renewal, moment)
 
-    async def _after(self, work: Callable[[datetime], Awaitable[None]]) -> None:
+    async def _after(self, work: Callable[[datetime], Awaitable[None]], moment: datetime) -> None:
         """Work that must never stop the renewals, nor delay the next one much."""
         try:
-            await asyncio.wait_for(work(self._now()), self._heartbeat.total_seconds() / 2)
+            await asyncio.wait_for(work(moment), self._heartbeat.total_seconds() / 2)
         except _TROUBLE as err:  # TimeoutError among them: an OSError
             log.warning("after renewing the leases: %s", str(err) or "it took too long")
         except Exception:
@@ -417,3 +454,23 @@ class LeaseKeeper:
             self.lost = lost
             log.critical("%s", lost)
             self._on_lost(lost)
+
+
+class Skew:
+    """How far this machine's clock is off the database's, told once past SKEW_WARNING:
+    the leases never read it, but the games' own times (when a game began, a
+    forfeit's date for a ban) come from this machine."""
+
+    def __init__(self, now: Now) -> None:
+        self._now = now
+        self.told = False
+
+    def compare(self, database: datetime) -> None:
+        """`database`: the database's time a moment ago (a statement's round trip)."""
+        off = (self._now() - database).total_seconds()
+        if self.told or abs(off) < SKEW_WARNING.total_seconds():
+            return
+        self.told = True
+        log.warning("this machine's clock is %.0f s %s the database's: the leases go by the "
+                    "database's clock, but the times of games come from this machine's; "
+                    "set it right (NTP)", abs(off), "ahead of" if off > 0 else "behind")

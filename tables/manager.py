@@ -137,8 +137,13 @@ class TableManager:
             await table.settled()
 
     async def close(self) -> None:
+        """Shutting down: each table closes once the step in its hands (a click, a
+        computer's move, a clock: whoever holds its lock) is done, and every save
+        handed in reaches the disk. A step that comes later finds its table closed."""
         self._closed = True
         for table in list(self.tables.values()):
+            async with table.lock:
+                pass  # only waits for the holder: closing takes the lock's waiters' turn
             await table.close()
         await self.deps.writer.drain()  # every save handed in reaches the disk
 

@@ -48,6 +48,27 @@ def test_bad_settings_are_one_clear_line(env: dict[str, str], message: str) -> N
     assert "secret" not in str(err.value)
 
 
+def test_a_database_path_this_user_cannot_write_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a_file").write_text("")
+    with pytest.raises(SettingsError, match="a_file is a file, not a folder"):
+        load_settings({"DISCORD_TOKEN": TOKEN,
+                       "DATABASE_PATH": str(tmp_path / "a_file" / "toep.sqlite3")})
+    # A folder of someone else's, or on a read-only disk (as root, only the latter).
+    monkeypatch.setattr("os.access", lambda path, mode: Path(path) != tmp_path)
+    with pytest.raises(SettingsError, match="this user may not create files in") as err:
+        load_settings({"DISCORD_TOKEN": TOKEN,
+                       "DATABASE_PATH": str(tmp_path / "new" / "toep.sqlite3")})
+    assert "\n" not in str(err.value) and str(tmp_path) in str(err.value)
+    (tmp_path / "toep.sqlite3").write_text("")
+    monkeypatch.setattr("os.access", lambda path, mode: Path(path).suffix != ".sqlite3")
+    with pytest.raises(SettingsError, match="this user may not write the file"):
+        load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(tmp_path / "toep.sqlite3")})
+    load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(tmp_path / "toep.sqlite3"),
+                   "DATABASE_URL": "postgresql://toep@dbhost/toep"})  # the file is not used
+
+
 def test_a_database_url_is_used_instead_of_the_file_and_its_password_never_shows() -> None:
     url = "postgresql://toep:secret@dbhost:5432/toep"
     settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})

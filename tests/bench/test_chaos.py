@@ -8,7 +8,14 @@ import random
 from pathlib import Path
 from typing import Any, cast
 
-from bench.chaos import Chaos, ChaosBot, count_tracebacks, in_outage, problems_first
+from bench.chaos import (
+    Chaos,
+    ChaosBot,
+    count_tracebacks,
+    in_outage,
+    problems_first,
+    sigterm_targets_met,
+)
 from bench.e2e_load import Options, Tally
 
 LOG = """\
@@ -52,7 +59,7 @@ def _chaos(tmp_path: Path, only: frozenset[str] | None) -> Chaos:
 
 def test_only_keeps_the_kinds_asked_for_in_the_seeds_order(tmp_path: Path) -> None:
     every = _chaos(tmp_path, None).schedule(random.Random(2))
-    assert len(every) == 14
+    assert len(every) == 16
     chaos = _chaos(tmp_path, frozenset({"sigkill"}))
     assert chaos.schedule(random.Random(2)) == [chaos.kill] * 3
 
@@ -62,3 +69,13 @@ def test_the_problems_of_the_people_come_first() -> None:
                 "log discord.client: Attempting a reconnect"]
     assert problems_first(problems, 2) == ["table 8: ClientConnectionResetError()",
                                    "log data.lease: took over"]
+
+
+def test_sigterm_is_a_kind_of_its_own_and_its_targets(tmp_path: Path) -> None:
+    chaos = _chaos(tmp_path, frozenset({"sigterm"}))
+    assert chaos.schedule(random.Random(2)) == [chaos.terminate] * 2
+    good = {"exit_s": 0.6, "exit_code": 0, "leases_left": 0, "saves_lost": 0,
+            "takeover_s": 0.9, "ready_s": 1.5}
+    assert sigterm_targets_met([good, good]) and sigterm_targets_met([])
+    for bad in ({"exit_code": 1}, {"exit_s": 10.0}, {"leases_left": 1}, {"saves_lost": 2}):
+        assert not sigterm_targets_met([good, {**good, **bad}])

@@ -8,7 +8,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +17,9 @@ import pytest
 from data import lease
 from data.db import Database, connect
 from data.errors import DatabaseOpenError
-from data.lease import LeaseHeld, LeaseKeeper, LeaseLost
+from data.lease import LeaseHeld, LeaseKeeper, LeaseLost, LeasesGivenUp
 from data.meta import get_meta, set_meta
-from tests.data.helpers import NOW
+from data.times import database_now, from_db, to_db
 
 ELSEWHERE = "other-host:4242:cafe"  # a process on another machine: never "gone"
 
@@ -32,8 +32,17 @@ async def second(db: Database, db_target: str | Path) -> AsyncIterator[Database]
     await other.close()
 
 
-def at(seconds: float) -> lease.Now:
-    return lambda: NOW + timedelta(seconds=seconds)
+async def age(db: Database, seconds: float) -> None:
+    """The database's clock moves on by `seconds`, as far as the leases can tell:
+    each was taken and renewed that much longer ago (it lapses that much sooner)."""
+    shift = timedelta(seconds=seconds)
+    async with db.transaction() as conn:
+        rows = await conn.execute_fetchall(
+            "SELECT resource, acquired_at, heartbeat_at, expires_at FROM leases")
+        await conn.executemany(
+            "UPDATE leases SET acquired_at = ?, heartbeat_at = ?, expires_at = ? "
+            "WHERE resource = ?",
+            [(*(to_db(from_db(row[i]) - shift) for i in (1, 2, 3)), row[0]) for row in rows])
 
 
 def a_dead_pid() -> int:
@@ -46,27 +55,32 @@ def a_dead_pid() -> int:
 async def test_the_first_process_takes_the_lease_and_a_second_is_refused(
     db: Database, second: Database
 ) -> None:
-    taken = await lease.acquire(db, ELSEWHERE, now=at(0))
-    assert taken.expires_at == NOW + lease.TTL
+    taken = await lease.acquire(db, ELSEWHERE)
+    assert taken.expires_at == taken.acquired_at + lease.TTL
+    await age(second, 10)
     with pytest.raises(LeaseHeld) as refused:
-        await lease.acquire(second, "this-host:1:beef", now=at(10))
+        await lease.acquire(second, "this-host:1:beef")
     text = str(refused.value)
     assert "another Toep process (other-host:4242:cafe)" in text and db.name in text
     assert "renewed 10 s ago and lapses in 20 s" in text and "\n" not in text
-    assert (await lease.holder(second)) == taken
+    held = await lease.holder(second)
+    assert held is not None and held.owner == ELSEWHERE
 
 
 async def test_a_lapsed_lease_is_taken_over_and_its_old_holder_can_no_longer_write(
     db: Database, second: Database
 ) -> None:
-    await lease.acquire(db, ELSEWHERE, now=at(0))
-    await lease.renew(db, ELSEWHERE, now=at(20))  # pushes the expiry to 50 s
+    await lease.acquire(db, ELSEWHERE)
+    await age(second, 20)
+    await lease.renew(db, ELSEWHERE)  # pushes the expiry to 50 s
+    await age(second, 25)
     with pytest.raises(LeaseHeld):
-        await lease.acquire(second, "new:1:1", now=at(45))
-    taken = await lease.acquire(second, "new:1:1", now=at(50))
+        await lease.acquire(second, "new:1:1")  # at 45 s
+    await age(second, 5)
+    taken = await lease.acquire(second, "new:1:1")  # at 50 s: lapsed
     assert taken.owner == "new:1:1" and (await lease.holder(db)) == taken
     with pytest.raises(LeaseLost) as lost:
-        await lease.renew(db, ELSEWHERE, now=at(51))
+        await lease.renew(db, ELSEWHERE)
     assert lost.value.taker == "new:1:1" and "to new:1:1" in str(lost.value)
     async with db.transaction() as conn:
         with pytest.raises(LeaseLost):
@@ -77,8 +91,8 @@ async def test_the_lease_of_a_process_gone_from_this_machine_is_taken_at_once(
     db: Database, second: Database
 ) -> None:
     crashed = f"{lease.pid_space()}:{a_dead_pid()}:dead"
-    await lease.acquire(db, crashed, now=at(0))
-    taken = await lease.acquire(second, "new:1:1", now=at(1))  # long before it lapses
+    await lease.acquire(db, crashed)
+    taken = await lease.acquire(second, "new:1:1")  # long before it lapses
     assert taken.owner == "new:1:1"
 
 
@@ -108,12 +122,12 @@ def test_a_process_of_another_pid_space_under_the_same_host_name_is_not_judged()
 
 
 async def test_release_lets_the_next_process_in(db: Database, second: Database) -> None:
-    await lease.acquire(db, ELSEWHERE, now=at(0))
+    await lease.acquire(db, ELSEWHERE)
     await lease.release(second, "not-the-owner:1:1")  # changes nothing
     assert (await lease.holder(db)) is not None
     await lease.release(db, ELSEWHERE)
     assert (await lease.holder(db)) is None
-    assert (await lease.acquire(second, "new:1:1", now=at(1))).owner == "new:1:1"
+    assert (await lease.acquire(second, "new:1:1")).owner == "new:1:1"
 
 
 async def test_the_keeper_fences_writes_renews_and_reports_a_takeover(
@@ -149,10 +163,11 @@ async def test_a_takeover_waits_until_the_old_holders_write_is_done(
     """A write that passed the fence lands before a takeover, never after it:
     the old holder's commit cannot follow the new holder's first write."""
     lost: list[LeaseLost] = []
-    keeper = LeaseKeeper(db, lost.append, heartbeat=timedelta(hours=1), now=at(0))
+    keeper = LeaseKeeper(db, lost.append, heartbeat=timedelta(hours=1))
     await keeper.start()
+    await age(second, 3600)  # lapsed long ago
     async with db.transaction() as conn:  # fenced: the lease is still its own
-        taking = asyncio.create_task(lease.acquire(second, "new:1:1", now=at(3600)))
+        taking = asyncio.create_task(lease.acquire(second, "new:1:1"))
         await asyncio.sleep(0.3)
         assert not taking.done()  # the lapsed lease is not taken mid-write
         await conn.execute("INSERT INTO bot_meta (key, value) VALUES ('k', 'in time')")
@@ -184,12 +199,19 @@ async def test_a_write_waiting_for_a_takeover_in_flight_is_refused_once_it_lands
     await keeper.stop()
 
 
-async def test_a_keeper_that_stops_cleanly_gives_the_lease_up(db: Database) -> None:
+async def test_a_keeper_that_stops_cleanly_gives_the_lease_up_and_writes_no_more(
+    db: Database, second: Database
+) -> None:
     keeper = LeaseKeeper(db, lambda lost: None)
     await keeper.start()
     await keeper.stop()
-    assert (await lease.holder(db)) is None and db.fence is None
-    await set_meta(db, "k", "after")  # no fence left behind
+    assert (await lease.holder(db)) is None
+    taken = await lease.acquire(second, "next:1:1")  # at once: a released lease is free
+    # A save of the stopping process still on its way lands nowhere.
+    with pytest.raises(LeasesGivenUp):
+        await set_meta(db, "k", "late")
+    assert await get_meta(second, "k") is None
+    assert (await lease.holder(second)) == taken
 
 
 async def test_the_heartbeat_notices_a_takeover_by_itself(db: Database, second: Database) -> None:
@@ -225,8 +247,8 @@ SHARD_0, SHARD_1 = lease.shard_resource(0, 2), lease.shard_resource(1, 2)
 async def test_processes_on_other_shards_share_the_database(
     db: Database, second: Database
 ) -> None:
-    await lease.acquire(db, ELSEWHERE, resources=(SHARD_0,), now=at(0))
-    taken = await lease.acquire(second, "new:1:1", resources=(SHARD_1,), now=at(1))
+    await lease.acquire(db, ELSEWHERE, resources=(SHARD_0,))
+    taken = await lease.acquire(second, "new:1:1", resources=(SHARD_1,))
     assert taken.resource == "shard:1/2"
     assert (await lease.holder(db, SHARD_0)) is not None
     assert (await lease.holder(db, SHARD_1)) == taken
@@ -241,9 +263,10 @@ async def test_processes_on_other_shards_share_the_database(
 async def test_a_process_overlapping_a_live_one_takes_no_lease_at_all(
     db: Database, second: Database, held: tuple[str, ...], wanted: tuple[str, ...], named: str
 ) -> None:
-    await lease.acquire(db, ELSEWHERE, resources=held, now=at(0))
+    await lease.acquire(db, ELSEWHERE, resources=held)
+    await age(second, 5)
     with pytest.raises(LeaseHeld) as refused:
-        await lease.acquire(second, "new:1:1", resources=wanted, now=at(5))
+        await lease.acquire(second, "new:1:1", resources=wanted)
     text = str(refused.value)
     assert named in text and "another Toep process (other-host:4242:cafe)" in text
     assert "\n" not in text
@@ -256,9 +279,9 @@ async def test_a_dead_process_s_shards_are_taken_back_and_the_others_stay(
     db: Database, second: Database
 ) -> None:
     crashed = f"{lease.pid_space()}:{a_dead_pid()}:dead"
-    await lease.acquire(db, crashed, resources=(SHARD_0,), now=at(0))
-    await lease.acquire(db, ELSEWHERE, resources=(SHARD_1,), now=at(0))
-    restarted = await lease.acquire(second, "new:1:1", resources=(SHARD_0,), now=at(1))
+    await lease.acquire(db, crashed, resources=(SHARD_0,))
+    await lease.acquire(db, ELSEWHERE, resources=(SHARD_1,))
+    restarted = await lease.acquire(second, "new:1:1", resources=(SHARD_0,))
     assert restarted.owner == "new:1:1"
     held = await lease.holder(second, SHARD_1)
     assert held is not None and held.owner == ELSEWHERE
@@ -307,10 +330,11 @@ async def test_a_keeper_renews_every_shard_it_holds(db: Database, second: Databa
 async def test_a_takeover_under_another_name_fences_the_old_holder_out(
     db: Database, second: Database, old: tuple[str, ...], new: tuple[str, ...]
 ) -> None:
-    await lease.acquire(db, ELSEWHERE, resources=old, now=at(0))
-    await lease.acquire(second, "new:1:1", resources=new, now=at(31))  # lapsed: taken over
+    await lease.acquire(db, ELSEWHERE, resources=old)
+    await age(second, 31)
+    await lease.acquire(second, "new:1:1", resources=new)  # lapsed: taken over
     with pytest.raises(LeaseLost):  # its heartbeat learns of it
-        await lease.renew(db, ELSEWHERE, resources=old, now=at(32))
+        await lease.renew(db, ELSEWHERE, resources=old)
     async with db.transaction() as conn:  # and its writes are refused
         with pytest.raises(LeaseLost):
             await lease.check(conn, old, ELSEWHERE)
@@ -322,8 +346,9 @@ async def test_a_takeover_under_another_name_fences_the_old_holder_out(
 async def test_a_lapsed_lease_of_other_guilds_stays_where_it_is(
     db: Database, second: Database
 ) -> None:
-    await lease.acquire(db, ELSEWHERE, resources=(SHARD_1,), now=at(0))
-    await lease.acquire(second, "new:1:1", resources=(SHARD_0,), now=at(31))
+    await lease.acquire(db, ELSEWHERE, resources=(SHARD_1,))
+    await age(second, 31)
+    await lease.acquire(second, "new:1:1", resources=(SHARD_0,))
     held = await lease.holder(second, SHARD_1)
     assert held is not None and held.owner == ELSEWHERE  # its process may yet come back
 
@@ -338,10 +363,10 @@ async def test_a_renewal_the_network_fails_is_tried_again(
     real = lease.renew
     failures = [trouble, trouble]
 
-    async def renew(*args: Any, **kwargs: Any) -> None:
+    async def renew(*args: Any, **kwargs: Any) -> datetime:
         if failures:
             raise failures.pop()
-        await real(*args, **kwargs)
+        return await real(*args, **kwargs)
 
     monkeypatch.setattr(lease, "renew", renew)
     lost: list[LeaseLost] = []
@@ -402,3 +427,59 @@ async def test_work_after_a_renewal_never_stops_the_renewals(
         assert "after renewing the leases" in caplog.text and "took too long" in caplog.text
     finally:
         await keeper.stop()
+
+
+SKEW = timedelta(seconds=20)
+
+
+def skewed(by: timedelta) -> lease.Now:
+    """The clock of a machine that is `by` off (NTP missing, a VM that slept)."""
+    return lambda: lease.utc_now() + by
+
+
+async def test_a_process_whose_clock_runs_ahead_takes_no_live_lease(
+    db: Database, second: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The holder renewed 15 s ago by the database's clock, and lives on. On a clock
+    20 s ahead its lease would have lapsed 5 s ago."""
+    holder = LeaseKeeper(db, lambda lost: None, heartbeat=timedelta(hours=1))
+    await holder.start()
+    await age(second, 15)
+    ahead = LeaseKeeper(second, lambda lost: None, now=skewed(SKEW))
+    with pytest.raises(LeaseHeld, match="renewed 15 s ago and lapses in 15 s"):
+        await ahead.start()
+    await set_meta(db, "k", "still mine")  # the holder writes on
+    assert await get_meta(second, "k") == "still mine"
+    await holder.stop()
+
+
+async def test_a_process_whose_clock_runs_ahead_keeps_no_lease_past_its_lapse(
+    db: Database, second: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    """It renewed 31 s ago by the database's clock and then stalled: its lease has
+    lapsed, though on its own clock it would hold 19 s more; a process whose clock
+    is 20 s behind takes it over, and the stalled one may write nothing more."""
+    lost: list[LeaseLost] = []
+    ahead = LeaseKeeper(db, lost.append, heartbeat=timedelta(hours=1), now=skewed(SKEW))
+    await ahead.start()
+    assert "clock is 20 s ahead of the database's" in caplog.text  # told to the operator
+    await age(second, 31)
+    behind = LeaseKeeper(second, lambda lost: None, heartbeat=timedelta(hours=1),
+                         now=skewed(-SKEW))
+    taken = await behind.start()
+    assert taken.owner == behind.owner and "clock is 20 s behind" in caplog.text
+    with pytest.raises(LeaseLost):
+        await set_meta(db, "k", "stale")
+    assert len(lost) == 1 and lost[0].taker == behind.owner
+    await ahead.stop()
+    await behind.stop()
+
+
+async def test_the_database_clock_is_one_clock_for_every_connection(
+    db: Database, second: Database
+) -> None:
+    async with db.read() as conn:
+        first = await database_now(conn)
+    async with second.read() as conn:
+        then = await database_now(conn)
+    assert first.tzinfo is not None and then >= first

@@ -101,10 +101,10 @@ async def test_two_processes_drive_their_shards_and_a_killed_one_resumes(
         assert len(texts) == 1 and "took over the lease of shard 0 of 2" in texts[0], texts
 
 
-async def run_second(config: BotConfig) -> tuple[int | None, str]:
+async def run_second(config: BotConfig, *twist: str) -> tuple[int | None, str]:
     """`python -m tests.e2e.second_bot`: its exit status and stderr."""
     second = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.e2e.second_bot", config.to_json(),
+        sys.executable, "-m", "tests.e2e.second_bot", config.to_json(), *twist,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     _, err = await asyncio.wait_for(second.communicate(), READY)
     return second.returncode, err.decode()

@@ -3,6 +3,7 @@ closes: nothing keeps it (nor its game) alive once the manager forgot it."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
 from collections.abc import Awaitable, Callable
@@ -60,3 +61,16 @@ async def test_watchers_hear_once_that_a_lobby_is_over(
     else:
         await clock.advance(3600)
     assert heard == [table.id]
+
+
+async def test_closing_waits_for_the_step_a_table_has_in_hand(manager: TableManager) -> None:
+    """A click (or a computer's move) holding a table's lock finishes, its save
+    included, before the table closes at shutdown; what comes later finds it closed."""
+    table = await new_table(manager, humans=2, bots=[], start=False)
+    await table.lock.acquire()  # a step in its hands
+    closing = asyncio.create_task(manager.close())
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert not closing.done()
+    table.lock.release()
+    await asyncio.wait_for(closing, 10.0)
