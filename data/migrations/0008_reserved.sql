@@ -1,0 +1,2 @@
+-- Reserved: another branch's migration takes this number when the branches
+-- are merged (numbers must run without gaps). Delete this file then.
