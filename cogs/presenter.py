@@ -279,8 +279,7 @@ class Presenter:
             await self._show_table(table_id, shown, snap)
         except discord.HTTPException as err:
             await self._refused_for_good(table_id, shown, err)
-        # After the table message: a ping links to it.
-        self._wake(shown, shown.ping_lane, lambda: self._ping(table_id, shown))
+        self.wake_pings(table_id)  # after the table message: a ping links to it
 
     async def _refused_for_good(self, table_id: int, shown: Shown,
                                 err: discord.HTTPException) -> None:

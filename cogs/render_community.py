@@ -5,6 +5,7 @@ Component custom_ids (never `toep:`, which the table buttons own):
   toepboard:<guild>:<offset>           a leaderboard page
   toepset:<guild>:lang|pick|reset      the settings message
   toepset:<guild>:value:<option>       a value of one house rule
+  toepset:<guild>:ping                 the members' default turn pings
   toepban:<guild>:<user>               lift a ban
 """
 
@@ -21,11 +22,13 @@ import discord
 from data.bans import Ban
 from data.history import HistoryEntry
 from data.leaderboard import LeaderboardRow
+from data.ping_settings import PingChoice
 from data.stats import PlayerStats
 from engine.rules import SPECS, OptionSpec, RulesError, TableRules
 
 from .i18n import t
 from .render_lobby import rule_line
+from .render_ping import server_ping_line, server_ping_select
 from .render_text import (
     MAX_DESCRIPTION,
     MAX_FIELD_VALUE,
@@ -188,8 +191,9 @@ def settings_id(guild_id: int, what: str) -> str:
 
 def settings_message(guild_id: int, language: str | None, effective: str,
                      rules: Mapping[str, Any], lang: str, picked: str | None = None,
-                     note: str | None = None) -> Rendered:
-    """The guild's language and public house rules, with selects to change them."""
+                     note: str | None = None, ping: PingChoice | None = None) -> Rendered:
+    """The guild's language, public house rules and default turn pings (`ping`),
+    with selects to change them."""
     current = public_rules(rules)
     embed = discord.Embed(title=clip(t(lang, "settings.title"), MAX_TITLE), colour=INFO_COLOUR)
     shown = t(lang, f"settings.lang.{language or 'auto'}")
@@ -198,6 +202,7 @@ def settings_message(guild_id: int, language: str | None, effective: str,
     lines.append(t(lang, "settings.rules_head"))
     lines += ["• " + rule_line(name, getattr(current, name), lang) for name in SETTING_OPTIONS]
     lines.append(t(lang, "settings.clock_note"))
+    lines.append(server_ping_line(ping, lang))
     if note:
         lines.insert(0, note)
     embed.description = clip("\n".join(lines), MAX_DESCRIPTION)
@@ -224,6 +229,8 @@ def settings_message(guild_id: int, language: str | None, effective: str,
     view.add_item(discord.ui.Button(label=clip(t(lang, "settings.reset"), MAX_LABEL),
                                     custom_id=settings_id(guild_id, "reset"),
                                     style=discord.ButtonStyle.danger, row=3))
+    # Turn pings: a select of its own, on the last row.
+    view.add_item(server_ping_select(settings_id(guild_id, "ping"), ping, lang, row=4))
     return Rendered(None, embed, view)
 
 
