@@ -68,6 +68,7 @@ class PingHost(Protocol):
     db: Database
     clock: ClockSource
     load: LoadGauge
+    closing: bool  # shutting down: no timer is left behind
 
     def table_link(self, snap: TableSnapshot) -> str:
         """A link to the table message (the channel's, before it is posted)."""
@@ -196,7 +197,7 @@ class Pings:
              now: datetime) -> None:
         state.cancel()
         looks = [s for w in watches if (s := next_look(w)) is not None]
-        if not looks or snap.status is not Status.PLAYING:
+        if not looks or snap.status is not Status.PLAYING or self.host.closing:
             return
         table_id = snap.table_id
 

@@ -69,6 +69,7 @@ class Host:
         self.db: Any = None
         self.clock = FakeClock()
         self.load = LoadGauge()
+        self.closing = False
         self.panels: dict[int, tuple[datetime | None, bool]] = {}
         self.saved = 0
         self.woken = 0
