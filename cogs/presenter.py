@@ -1,12 +1,12 @@
 """Shows tables in Discord: the table listener.
 
 After every change a table hands over its snapshot; the presenter keeps the
-latest and, at most once a second per table, edits the public table message
-and pings a person whose turn starts (a new short message, deleted when the
-turn ends: a mention added by an edit notifies nobody); and, as often but on
-a lane of its own, refreshes the hand panels whose interaction tokens are
-still fresh. The two lanes never wait for each other: a table message held up
-by a rate limit leaves the panels live. An update that fails for a passing
+latest and, at most once a second per table, edits the public table message;
+then, on a lane of their own, the turn pings (cogs/pings.py: whom, when, and
+the timer for the next look); and, as often but on a lane of its own,
+refreshes the hand panels whose interaction tokens are still fresh. The
+lanes never wait for each other: a table message held up by a rate limit
+leaves the panels live. An update that fails for a passing
 reason (a 5xx, a 429) is tried again with backoff, with the newest state,
 until it lands: the final "game over" always shows.
 
@@ -16,7 +16,7 @@ with nothing to do now wait (the panel of a seat on turn, one just clicked,
 one about to expire and the final state stay prompt; the skipped ones follow
 once the load falls), "My hand" is answered at once and its panel follows
 (`follow_panel`; so too for a click that reached the bot late, at any load),
-no turn pings are posted and no round pictures drawn.
+no turn pings but last calls are posted and no round pictures drawn.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ import discord
 from cogs.buttons import unlistened
 from cogs.i18n import Lang, lang_for_locale
 from cogs.permissions import lost_reason
+from cogs.pings import Pings, TablePings
 from cogs.render import (
     Rendered,
     hand_panel,
@@ -43,7 +44,6 @@ from cogs.render import (
     panel_notice,
     raw_names,
     table_message,
-    turn_ping,
 )
 from cogs.slate_picture import round_picture, standings_picture
 from data import games, guilds
@@ -103,13 +103,13 @@ class Shown:
 
     snap: TableSnapshot | None = None
     updates: dict[int, SeatUpdate] = field(default_factory=dict)
-    message_lane: Lane = field(default_factory=Lane)  # the table message and pings
+    message_lane: Lane = field(default_factory=Lane)  # the table message
+    ping_lane: Lane = field(default_factory=Lane)  # turn pings (cogs/pings.py)
     # The hand panels: the game goes on through them, so they go first.
     panel_lane: Lane = field(default_factory=lambda: Lane(urgent=True))
     message_id: int | None = None
     posted_at: datetime | None = None
-    ping_id: int | None = None
-    ping_key: str = ""
+    pings: TablePings = field(default_factory=TablePings)  # the standing ping and its turns
     saved_ids: tuple[int | None, int | None] = (None, None)  # (message, ping) in the database
     picture_key: str = ""  # rounds done, game over: which slate picture is shown
     repost: bool = False  # post the message anew at the next update (/toep table)
@@ -145,6 +145,7 @@ class Presenter:
         # draws nearly as many pictures a second on two cores.
         self._pictures = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toep-pictures")
         self._deleting: set[asyncio.Task[None]] = set()  # "thinking" answers let go of
+        self.pings = Pings(self)
 
     # --- the listener ------------------------------------------------------------------
 
@@ -190,8 +191,8 @@ class Presenter:
         if shown.message_id is None and table.row.message_id is not None:
             self._posted(table.id, shown, table.row.message_id,
                          discord.utils.snowflake_time(table.row.message_id))
-        if shown.ping_id is None:
-            shown.ping_id = table.row.ping_id
+        if shown.pings.ping_id is None:
+            shown.pings.ping_id = table.row.ping_id
         shown.saved_ids = (table.row.message_id, table.row.ping_id)
 
     def guild_available(self, guild_id: int) -> None:
@@ -222,13 +223,14 @@ class Presenter:
         if snap is None or snap.status in (Status.LOBBY, Status.PLAYING):
             return
         current = asyncio.current_task()
-        for lane in (shown.message_lane, shown.panel_lane):
+        for lane in (shown.message_lane, shown.panel_lane, shown.ping_lane):
             if lane.dirty or (lane.task is not None and lane.task is not current
                               and not lane.task.done()):
                 return  # the other lane forgets it when it is done
         for timer in (shown.repost_timer, shown.idle_timer):
             if timer is not None:
                 timer.cancel()
+        shown.pings.cancel()
         if self.shown.get(snap.table_id) is shown:
             del self.shown[snap.table_id]
 
@@ -275,19 +277,25 @@ class Presenter:
         try:
             await self._save_ids(table_id, shown)  # one whose save failed before
             await self._show_table(table_id, shown, snap)
-            await self._ping(shown, snap)
         except discord.HTTPException as err:
-            reason = lost_reason(err)
-            if reason is None or shown.table is None:
-                raise
-            log.warning("table %s: Discord refused it for good (%s %s): %s",
-                        table_id, err.status, err.code, reason)
-            shown.lost = True
-            await shown.table.lose_channel(reason)
+            await self._refused_for_good(table_id, shown, err)
+        self.wake_pings(table_id)  # after the table message: a ping links to it
+
+    async def _refused_for_good(self, table_id: int, shown: Shown,
+                                err: discord.HTTPException) -> None:
+        """The channel is gone, or the bot may not post there: the game ends
+        (unrated); anything else Discord refused is raised for the lane."""
+        reason = lost_reason(err)
+        if reason is None or shown.table is None:
+            raise err
+        log.warning("table %s: Discord refused it for good (%s %s): %s",
+                    table_id, err.status, err.code, reason)
+        shown.lost = True
+        await shown.table.lose_channel(reason)
 
     def _lanes(self) -> list[Lane]:
         return [lane for shown in list(self.shown.values())
-                for lane in (shown.message_lane, shown.panel_lane)]
+                for lane in (shown.message_lane, shown.panel_lane, shown.ping_lane)]
 
     async def settled(self) -> None:
         """Wait until every pending update is shown (tests, shutdown)."""
@@ -304,6 +312,7 @@ class Presenter:
                 if timer is not None:
                     timer.cancel()
             shown.repost_timer = shown.idle_timer = None
+            shown.pings.cancel()
         for lane in self._lanes():
             if lane.failures and lane.task is not None:
                 lane.task.cancel()
@@ -400,7 +409,7 @@ class Presenter:
         self._posted(table_id, shown, message.id, self.now())
         shown.repost = False
         shown.picture_key = picture[1] if picture else shown.picture_key
-        shown.ping_key = ""  # a standing ping goes below the new message, with its link
+        shown.pings.relink = True  # a standing ping goes below the new message, with its link
         await self._save_ids(table_id, shown)
 
     async def _save_ids(self, table_id: int, shown: Shown) -> None:
@@ -411,9 +420,9 @@ class Presenter:
         if shown.message_id != message_id:
             await games.set_message(self.db, table_id, shown.message_id)
             shown.saved_ids = (shown.message_id, ping_id)
-        if shown.ping_id != ping_id:
-            await games.set_ping(self.db, table_id, shown.ping_id)
-            shown.saved_ids = (shown.message_id, shown.ping_id)
+        if shown.pings.ping_id != ping_id:
+            await games.set_ping(self.db, table_id, shown.pings.ping_id)
+            shown.saved_ids = (shown.message_id, shown.pings.ping_id)
 
     def _posted(self, table_id: int, shown: Shown, message_id: int, at: datetime) -> None:
         """The table message is `message_id`, posted `at`. Before Discord's
@@ -458,30 +467,38 @@ class Presenter:
 
     # --- pings --------------------------------------------------------------------------
 
-    async def _ping(self, shown: Shown, snap: TableSnapshot) -> None:
-        if snap.status is Status.PLAYING and not self.load.shedding.pings:
-            return  # past capacity: the panel and the table message say whose turn it is
-        users = self._turn_users(snap)
-        # A ping stands while the same people are on turn (a trick's winner
-        # leading next keeps it); it goes when their turn passes to others.
-        key = ",".join(map(str, users))
-        if key == shown.ping_key:
+    async def _ping(self, table_id: int, shown: Shown) -> None:
+        snap = shown.snap
+        if shown.lost or snap is None or shown.waits_for_guild:
             return
-        channel = self.client.get_partial_messageable(snap.channel_id)
-        if shown.ping_id is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(shown.ping_id).delete()
-            shown.ping_id = None
-            await self._save_ids(snap.table_id, shown)
-        if not users:
-            shown.ping_key = key
-            return
-        lang = await self.table_lang(snap.guild_id)
-        text = turn_ping(users, lang, self.link(snap, shown))
-        message = await channel.send(text, allowed_mentions=discord.AllowedMentions(
-            users=[discord.Object(id=u) for u in users], everyone=False, roles=False))
-        shown.ping_id, shown.ping_key = message.id, key
-        await self._save_ids(snap.table_id, shown)  # a restart deletes it
+        try:
+            await self._save_ids(table_id, shown)  # one whose save failed before
+            await self.pings.update(shown.pings, snap)
+        except discord.HTTPException as err:
+            await self._refused_for_good(table_id, shown, err)
+
+    # What the pings need of the presenter (cogs.pings.PingHost).
+
+    def table_link(self, snap: TableSnapshot) -> str:
+        return self.link(snap, self._shown(snap.table_id))
+
+    async def save_ping(self, table_id: int) -> None:
+        shown = self.shown.get(table_id)
+        if shown is not None:
+            await self._save_ids(table_id, shown)
+
+    def looked(self, table_id: int, user_id: int, snap: TableSnapshot
+               ) -> tuple[datetime | None, bool]:
+        panel = self.panels.get((table_id, user_id))
+        if panel is None or self.now() >= panel.opened + PANEL_LIFETIME:
+            return None, False
+        shows = panel.shown.startswith(f"{snap.stamp}:") and not panel.shown.endswith(_EXPIRED)
+        return panel.opened, shows and not panel.thinking
+
+    def wake_pings(self, table_id: int) -> None:
+        shown = self.shown.get(table_id)
+        if shown is not None and not self.closing:
+            self._wake(shown, shown.ping_lane, lambda: self._ping(table_id, shown))
 
     def link(self, snap: TableSnapshot, shown: Shown) -> str:
         """A link to the table message (the channel's, before it is posted)."""
@@ -512,13 +529,6 @@ class Presenter:
         if task is not None and not task.done():
             await asyncio.wait([task])
         return self.link(table.snapshot(), shown)
-
-    def _turn_users(self, snap: TableSnapshot) -> list[int]:
-        """People whose turn it is now (turns, not windows: silence is fine there)."""
-        if snap.status is not Status.PLAYING or snap.clock is None or snap.clock.window:
-            return []
-        users = [snap.seats[s].user_id for s in snap.clock.seats]
-        return [u for u in users if u is not None]
 
     # --- hand panels ----------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ Component custom_ids (never `toep:`, which the table buttons own):
   toepboard:<guild>:<offset>           a leaderboard page
   toepset:<guild>:lang|pick|reset      the settings message
   toepset:<guild>:value:<option>       a value of one house rule or limit
+  toepset:<guild>:ping                 the members' default turn pings
   toepban:<guild>:<user>               lift a ban
 """
 
@@ -22,6 +23,7 @@ from data.bans import Ban
 from data.guilds import DEFAULT_LIMITS, Limits
 from data.history import HistoryEntry
 from data.leaderboard import LeaderboardRow
+from data.ping_settings import PingChoice
 from data.ratings import PROVISIONAL_GAMES
 from data.stats import PlayerStats
 from engine.rules import SPECS, OptionSpec, RulesError, TableRules
@@ -29,6 +31,7 @@ from engine.rules import SPECS, OptionSpec, RulesError, TableRules
 from .i18n import t
 from .render_limits import LIMIT_OPTIONS, limit_lines, limit_picks, limit_values
 from .render_lobby import rule_line
+from .render_ping import server_ping_line, server_ping_select
 from .render_text import (
     MAX_DESCRIPTION,
     MAX_FIELD_VALUE,
@@ -196,8 +199,10 @@ def settings_id(guild_id: int, what: str) -> str:
 
 def settings_message(guild_id: int, language: str | None, effective: str,
                      rules: Mapping[str, Any], lang: str, picked: str | None = None,
-                     note: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Rendered:
-    """The guild's language, public house rules and fair limits per member,
+                     note: str | None = None, limits: Limits = DEFAULT_LIMITS,
+                     ping: PingChoice | None = None) -> Rendered:
+    """The guild's language, public house rules, fair limits per member and
+    default turn pings (`ping`),
     with selects to change them."""
     current = public_rules(rules)
     embed = discord.Embed(title=clip(t(lang, "settings.title"), MAX_TITLE), colour=INFO_COLOUR)
@@ -208,6 +213,7 @@ def settings_message(guild_id: int, language: str | None, effective: str,
     lines += ["• " + rule_line(name, getattr(current, name), lang) for name in SETTING_OPTIONS]
     lines.append(t(lang, "settings.clock_note"))
     lines += limit_lines(limits, lang)
+    lines.append(server_ping_line(ping, lang))
     if note:
         lines.insert(0, note)
     embed.description = clip("\n".join(lines), MAX_DESCRIPTION)
@@ -240,6 +246,8 @@ def settings_message(guild_id: int, language: str | None, effective: str,
     view.add_item(discord.ui.Button(label=clip(t(lang, "settings.reset"), MAX_LABEL),
                                     custom_id=settings_id(guild_id, "reset"),
                                     style=discord.ButtonStyle.danger, row=3))
+    # Turn pings: a select of its own, on the last row.
+    view.add_item(server_ping_select(settings_id(guild_id, "ping"), ping, lang, row=4))
     return Rendered(None, embed, view)
 
 

@@ -15,6 +15,7 @@ from tables.snapshot import Status, TableSnapshot
 
 from .i18n import t
 from .ids import encode
+from .render_story import story_lines
 from .render_table import clock_text, ended_text, waiting_seats
 from .render_text import (
     MAX_DESCRIPTION,
@@ -53,13 +54,17 @@ _ACTIONS: tuple[tuple[str, discord.ButtonStyle], ...] = (
 
 def hand_panel(snap: TableSnapshot, seat: SeatView, lang: str,
                now: datetime | None = None, hint: str | None = None,
-               notice: str | None = None) -> Rendered:
+               notice: str | None = None, story: bool = True) -> Rendered:
     """`seat`'s private panel. Game buttons carry `snap.stamp`. `hint` is a
     line from `hint_text`, if the cog asked engine.bots.hints for one;
-    `notice` one from `panel_notice`."""
+    `notice` one from `panel_notice`. `story`: the panel tells what the
+    table is at (render_story.py); off where the table is shown beside it."""
     names = names_of(snap)
     embed = discord.Embed(title=clip(t(lang, "hand.title"), MAX_TITLE), colour=HAND_COLOUR)
-    lines = _lines(snap, seat, names, lang, now) + [line for line in (hint, notice) if line]
+    head = story_lines(seat.public, snap.recent, names, lang,
+                       snap.status is Status.PLAYING) if story else []
+    lines = head + _lines(snap, seat, names, lang, now) + [
+        line for line in (hint, notice) if line]
     embed.description = clip("\n".join(lines), MAX_DESCRIPTION)
     view = panel_view(snap, seat, lang)
     return Rendered(None, embed, view if view.children else None)
@@ -78,7 +83,7 @@ def _lines(snap: TableSnapshot, seat: SeatView, names: Sequence[str], lang: str,
     public = seat.public
     lines = [ask_line(snap, seat, names, lang)]
     clock = clock_text(snap.clock, lang, now)
-    if clock and not public.over:
+    if clock and _follows_clock(snap, seat):
         lines[0] += " " + clock
     lines += _notes(seat, names, lang)
     if seat.hand:
@@ -91,6 +96,13 @@ def _lines(snap: TableSnapshot, seat: SeatView, names: Sequence[str], lang: str,
         else "hand.slate"
     lines.append(t(lang, key, marks=marks, limit=public.rules.limit))
     return lines
+
+
+def _follows_clock(snap: TableSnapshot, seat: SeatView) -> bool:
+    """Whether the countdown means anything to this seat: not once it is out
+    of the game, nor once the game is over or ended."""
+    public = seat.public
+    return snap.status is Status.PLAYING and not public.over and not public.out[seat.seat]
 
 
 def _notes(seat: SeatView, names: Sequence[str], lang: str) -> list[str]:

@@ -66,7 +66,7 @@ def learn_panel(lesson: Lesson, lang: str, first: bool = False,
     if not lesson.over:
         found = lesson.hint()
         line = None if found is None else hint_text(found.key, found.params, names, lang)
-        hand = hand_panel(snap, lesson.view(), lang, hint=line)
+        hand = hand_panel(snap, lesson.view(), lang, hint=line, story=False)
         if hand.embed is not None:
             embeds.append(hand.embed)
         if hand.view is not None:

@@ -10,7 +10,7 @@ from datetime import datetime
 import discord
 
 from engine.events import Happening
-from engine.state import NORMAL, SUPER_TOEP, Phase
+from engine.state import NORMAL, Phase
 from engine.views import PublicView
 from tables.snapshot import Clock, Status, TableSnapshot
 
@@ -19,6 +19,7 @@ from .ids import encode
 from .render_lobby import lobby_message
 from .render_manage import again_view
 from .render_ratings import ratings_text
+from .render_story import stake_line
 from .render_text import (
     MAX_DESCRIPTION,
     MAX_FIELD_VALUE,
@@ -101,10 +102,7 @@ def _head(snap: TableSnapshot, public: PublicView, names: Sequence[str], lang: s
     if over:
         return [] if public.winner is None else [
             t(lang, "hap.game_won", name=names[public.winner])]
-    total = 8 if public.kind == SUPER_TOEP else 4
-    trick = min(len(public.tricks) + 1, total)
-    lines = [t(lang, "table.stake", stake=public.stake) + " · "
-             + t(lang, "table.trick", number=trick, total=total)]
+    lines = [stake_line(public, lang)]
     turn = turn_line(snap, public, names, lang, now)
     if turn:
         lines.append(turn)

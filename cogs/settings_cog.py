@@ -1,7 +1,7 @@
 """`/toep-admin settings` (Manage Server): the guild's table language, the
-house rules of its public tables and its fair limits per member, changed
-through the selects of the settings message
-(`toepset:<guild>:lang|pick|reset|value:<option>`)."""
+house rules of its public tables, its fair limits per member and the
+members' default turn pings, changed through the selects of the settings
+message (`toepset:<guild>:lang|pick|reset|value:<option>|ping`)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ from discord.ext import commands
 
 from cogs.answers import component_values, replace_with, say, send_rendered
 from cogs.i18n import Lang, command_key, lang_for_locale, t
+from cogs.ping_settings_cog import set_server_default
 from cogs.render_community import SETTING_OPTIONS, parse_value, settings_message
 from cogs.render_limits import LIMIT_OPTIONS, parse_limit
 from cogs.render_text import Rendered
 from cogs.toep_group import ADMIN, add_to_toep, cog_of, remove_from_toep
-from data import guilds
+from data import guilds, ping_settings
 from engine.rules import RulesError, TableRules
 
 if TYPE_CHECKING:
@@ -50,8 +51,9 @@ class SettingsCog(commands.Cog):
         effective = await self.bot.presenter.table_lang(guild_id)
         limits = await guilds.get_limits(self.bot.db, guild_id,
                                          self.bot.table_config.member_limits)
+        ping = await ping_settings.guild_default(self.bot.db, guild_id)
         return settings_message(guild_id, current.language, effective, current.public_rules,
-                                lang, picked, note, limits)
+                                lang, picked, note, limits, ping=ping)
 
     async def on_component(self, interaction: discord.Interaction, guild_id: int, what: str,
                            lang: Lang) -> None:
@@ -70,6 +72,11 @@ class SettingsCog(commands.Cog):
                                       ("nl" if code == "nl" else "en"))
             self.bot.presenter.forget_lang(guild_id)
             note = t(lang, "settings.saved")
+        elif what == "ping":  # the turn pings of members who chose none
+            if not await set_server_default(self.bot, guild_id, values[0] if values else ""):
+                await say(interaction, t(lang, "click.forged"))
+                return
+            note = t(lang, "settings.ping.default_saved")
         elif what == "pick":
             known = values and (values[0] in SETTING_OPTIONS or values[0] in LIMIT_OPTIONS)
             picked = values[0] if known else None

@@ -31,25 +31,39 @@ async def test_a_turn_that_times_out_forfeits(tmp_path: Path) -> None:
         other = "bram" if late == "anna" else "anna"
         mention = world.people[late].mention
 
-        # Whose turn it is gets a short new message that pings them.
+        # Nobody looked at a panel: three seconds into the 10 s turn, whose
+        # turn it is gets a short new message that pings them.
         def pinged() -> Message | None:
             found = [m for m in world.fake.channel_messages(world.channel)
                      if m.content.startswith(f"{mention},") and not m.buttons()]
             return found[-1] if found else None
 
+        await world.bot_settled()
+        assert pinged() is None  # not at once: they may be on it already
+        await clock.advance(3)
         ping = await world.fake.wait_for(pinged)
         # ... with a link to the table message
         link = f"/channels/{world.guild.id}/{world.channel.id}/{world.table_message().id}"
         assert ping.text.startswith(t("en", "ping.turn", mention=mention, link=""))
         assert ping.text.endswith(link) and "https://" in ping.text
+        assert ping.notified == {str(world.people[late].id)}
         message = await world.wait_table_message(f"{late} is to play")
         assert "<t:" in message.text  # a live Discord countdown
 
-        await clock.advance(9)
+        # Four seconds before the clock runs out: the last call, in place of the ping.
+        await world.bot_settled()
+        await clock.advance(3)
+        last = await world.fake.wait_for(lambda: next(
+            (m for m in [pinged()] if m is not None and m.id != ping.id), None))
+        assert last.text.startswith(f"{mention}, your time runs out <t:") and link in last.text
+        assert last.notified == {str(world.people[late].id)}
+        await world.fake.wait_for(lambda: ping.deleted)
+
+        await clock.advance(3)
         assert game.phase is Phase.PLAY and not any(game.forfeited)
         await clock.advance(1)  # the turn's 10 seconds are up (R16)
         assert game.forfeited[world.seat(late)] and game.winner == world.seat(other)
         assert table.status is Status.FINISHED
         await world.wait_table_message(f"{late} forfeits the game.")
         await world.wait_table_message(f"{other} wins the game!")
-        await world.fake.wait_for(lambda: ping.deleted)  # the ping goes when the turn ends
+        await world.fake.wait_for(lambda: last.deleted)  # the ping goes when the turn ends

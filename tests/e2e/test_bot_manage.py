@@ -23,6 +23,7 @@ from tests.e2e.toep_world import (
     careful,
     open_private_table,
     open_world,
+    ping_always,
     reply,
     start,
 )
@@ -50,6 +51,7 @@ async def test_the_table_comes_back_to_the_bottom(tmp_path: Path, locale: str,
     async with open_world(tmp_path, ("anna", "bram"), locale=locale,
                           guild_locale=locale) as world:
         await open_private_table(world, guests=("bram",))
+        await ping_always(world)
         await start(world)
         await world.drive(careful, lambda tb: tb.game is not None and tb.game.phase is Phase.PLAY)
         first = world.table_message()

@@ -11,7 +11,7 @@ import pytest
 from cogs.i18n import t
 from engine.game import Phase
 from tests.e2e.fake_discord.models import Message
-from tests.e2e.toep_world import World, careful, open_world, original, reply
+from tests.e2e.toep_world import World, careful, open_world, original, ping_always, reply
 
 STRANGER = "123456789012345678"
 EVIL = f"<@{STRANGER}> @everyone <t:0:R> https://evil.example **big** [x](https://evil.example)"
@@ -45,6 +45,7 @@ async def test_a_name_full_of_markup_shows_as_its_characters(tmp_path: Path, lan
             assert shown in lobby.text
         _plain(lobby.text)
 
+        await ping_always(world)
         await world.click_table("anna", "start")
         table = world.table()
         await world.wait_table_message(t(lang, "table.title", number=1))

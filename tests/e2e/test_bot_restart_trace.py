@@ -11,7 +11,14 @@ from typing import Any
 
 from engine.game import Phase
 from tests.e2e.fake_discord.models import Message
-from tests.e2e.toep_world import World, careful, open_private_table, open_world, start
+from tests.e2e.toep_world import (
+    World,
+    careful,
+    open_private_table,
+    open_world,
+    ping_always,
+    start,
+)
 
 
 def _shown(message: Message) -> tuple[str, list[Any], list[Any]]:
@@ -25,6 +32,7 @@ def _channel(world: World) -> list[tuple[str, list[Any], list[Any]]]:
 async def test_a_restart_mid_round_in_a_dutch_server_leaves_no_trace(tmp_path: Path) -> None:
     async with open_world(tmp_path, locale="nl", guild_locale="nl") as world:
         table = await open_private_table(world, guests=("bram",), bots=("easy",))
+        await ping_always(world)
         await start(world)
         # Into the second trick, a person on turn: the first trick's cards are
         # among the lines of what happened.

@@ -17,7 +17,7 @@ from data import games
 from engine.game import Phase
 from tables.snapshot import Status
 from tables.table import TableConfig
-from tests.e2e.toep_world import careful, open_private_table, open_world, start
+from tests.e2e.toep_world import careful, open_private_table, open_world, ping_always, start
 
 # A failed save is logged (with its traceback) where it fails, as it should be.
 SAVE_LOGS = ("tables.table", "data.group_commit")
@@ -85,6 +85,7 @@ async def test_a_ping_whose_save_fails_is_saved_once_the_database_is_free(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_world(tmp_path) as world:
         table = await open_private_table(world, guests=("bram",))
+        await ping_always(world)
         calls: list[int | None] = []
         real = games.set_ping
 
@@ -99,7 +100,7 @@ async def test_a_ping_whose_save_fails_is_saved_once_the_database_is_free(
         await world.drive(careful, lambda t: t.game is not None and t.game.phase is Phase.PLAY)
         await world.bot_settled()  # the update whose save failed was tried again
         assert world.bot is not None
-        ping = world.bot.presenter.shown[table.id].ping_id
+        ping = world.bot.presenter.shown[table.id].pings.ping_id
         assert ping is not None and calls[0] == ping
         # A restart finds the ping standing in the channel (and deletes it with the next).
         assert (await games.load_game(world.bot.db, table.id)).game.ping_id == ping

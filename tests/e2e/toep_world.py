@@ -470,6 +470,17 @@ async def open_public_table(world: World) -> Table:
     return await start(world)
 
 
+async def ping_always(world: World) -> None:
+    """The server pings everyone the moment their turn starts (its default
+    for `/toep settings ping:`), as tests of the ping message itself want."""
+    from data import ping_settings
+
+    assert world.bot is not None
+    await ping_settings.set_guild_default(world.bot.db, world.guild.id,
+                                          ping_settings.PingChoice.ALWAYS)
+    world.bot.presenter.pings.choices.forget(world.guild.id)
+
+
 async def to_a_turn(world: World, table: Table) -> int:
     """The opening vuile was window runs out (on the fake clock); the seat
     whose turn it is then."""
