@@ -1,0 +1,100 @@
+"""One decision judged: the marks of each legal choice, the best, the loss.
+
+Everything here is read from the decision's `SeatView` and the review's
+seed: the worlds (engine/review_worlds.py), their play-outs
+(engine/review_value.py) and the verdict (engine/review_verdict.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from random import Random
+
+from engine import events as ev
+from engine.bots.knowledge import know, sim_from_view
+from engine.bots.sampling import sample_hands
+from engine.bots.search import small_ending
+from engine.bots.sim import RoundSim
+from engine.bots.thumb import ThumbPolicy
+from engine.events import Event
+from engine.review_moments import Decision
+from engine.review_value import Table, option_of, play_out, table
+from engine.review_verdict import verdict
+from engine.review_worlds import worlds
+from engine.state import Phase
+from engine.views import SeatView
+
+log = logging.getLogger(__name__)
+
+SAMPLES = 48  # worlds per decision when they are not dealt out one by one
+
+
+@dataclass(frozen=True)
+class Judgement:
+    index: int
+    seat: int
+    chosen: Event
+    best: Event
+    marks: dict[Event, float]  # every legal choice
+    lost: float
+    se: float
+    exact: bool
+    verdict: str
+    round: int
+    stake: int
+
+
+def decision_rng(seed: int, seat: int, index: int) -> Random:
+    """The review's draws for one decision: the seed, the seat and the event
+    alone, so a decision's review depends on nothing reviewed before it."""
+    return Random(f"review:{seed}:{seat}:{index}")
+
+
+def _dead_man_table(view: SeatView, samples: int, rng: Random, room: int) -> Table:
+    """Play in (the round played out by all, as the hard player weighs it) or sit out (1 mark)."""
+    public = view.public
+    policy = ThumbPolicy(view.seat)
+    seed = rng.randrange(1 << 30)
+    rows = []
+    weights = []
+    for i, (hands, weight) in enumerate(sample_hands(view, know(view), samples, rng)):
+        full = [hands.get(s, []) for s in range(public.seats)]
+        sim = RoundSim.fresh(public.rules, full, public.due_leader, stake=public.stake,
+                             kind_normal=False, marks=list(public.marks))
+        play_in = play_out(sim, view.seat, room, Random(seed * 7919 + i), policy)
+        rows.append([play_in, float(min(1, room))])
+        weights.append(weight)
+    return Table(rows, weights)
+
+
+def _options(view: SeatView) -> list[Event]:
+    if view.public.phase is Phase.DEAD_MAN_CHOICE:
+        return [ev.act(ev.PLAY_IN, view.seat), ev.act(ev.SIT_OUT, view.seat)]
+    return list(view.legal)
+
+
+def judge(decision: Decision, seed: int, samples: int = SAMPLES) -> Judgement:
+    view = decision.view
+    seat = view.seat
+    public = view.public
+    room = public.rules.limit - public.marks[seat]
+    rng = decision_rng(seed, seat, decision.index)
+    options = _options(view)
+    if public.phase is Phase.DEAD_MAN_CHOICE:
+        tab, exact = _dead_man_table(view, samples, rng, room), False
+    else:
+        # Dealt out one by one only where the rest has no chance in it.
+        moment = worlds(view, samples, rng, small_ending(sim_from_view(view, {})))
+        exact = moment.exact
+        tab = table(moment.sims, [option_of(e) for e in options], seat, room,
+                    rng.randrange(1 << 30))
+    marks = {e: tab.mean(j) for j, e in enumerate(options)}
+    chosen_j = options.index(decision.chosen)
+    # Of equal choices, the one made is the best.
+    best_j = min(range(len(options)), key=lambda j: (marks[options[j]], j != chosen_j, j))
+    lost = max(0.0, marks[decision.chosen] - marks[options[best_j]])
+    se = 0.0 if exact or chosen_j == best_j else tab.se_of_difference(chosen_j, best_j)
+    return Judgement(decision.index, seat, decision.chosen, options[best_j], marks, lost, se,
+                     exact, verdict(view, decision.chosen, marks, lost, se),
+                     public.round, public.stake)
