@@ -21,6 +21,7 @@ from engine.record import ReplayError
 from engine.replay import answer
 from engine.review_judge import SAMPLES, Judgement, judge
 from engine.review_moments import decisions, replayed
+from engine.review_verdict import Bluffs
 
 FORMAT = "toep-review/1"
 
@@ -43,11 +44,12 @@ def review_record(record: object, seats: Sequence[int] | None = None, seed: int 
             raise ReplayError(None, f"there is no seat {seat!r} at this table")
     found = list(decisions(record, frozenset(seats)))
     rounds = max((d.view.public.round for d in found), default=0)
+    bluffs = {seat: Bluffs() for seat in seats}
     out = []
     for decision in found:
         if progress is not None:
             progress(decision.view.public.round, rounds)
-        out.append(judge(decision, seed, samples))
+        out.append(judge(decision, seed, samples, bluffs[decision.view.seat]))
     return out
 
 

@@ -14,20 +14,20 @@ from random import Random
 from engine import events as ev
 from engine.bots.knowledge import know, sim_from_view
 from engine.bots.sampling import sample_hands
-from engine.bots.search import small_ending
+from engine.bots.search import fold_cost, small_ending
 from engine.bots.sim import RoundSim
 from engine.bots.thumb import ThumbPolicy
 from engine.events import Event
 from engine.review_moments import Decision
 from engine.review_value import Table, option_of, play_out, table
-from engine.review_verdict import verdict
+from engine.review_verdict import Bluffs, verdict
 from engine.review_worlds import worlds
 from engine.state import Phase
 from engine.views import SeatView
 
 log = logging.getLogger(__name__)
 
-SAMPLES = 48  # worlds per decision when they are not dealt out one by one
+SAMPLES = 160  # worlds per decision when they are not all dealt out: bench/review.py
 
 
 @dataclass(frozen=True)
@@ -51,19 +51,20 @@ def decision_rng(seed: int, seat: int, index: int) -> Random:
     return Random(f"review:{seed}:{seat}:{index}")
 
 
-def _dead_man_table(view: SeatView, samples: int, rng: Random, room: int) -> Table:
+def _dead_man_table(view: SeatView, samples: int, rng: Random) -> Table:
     """Play in (the round played out by all, as the hard player weighs it) or sit out (1 mark)."""
     public = view.public
     policy = ThumbPolicy(view.seat)
     seed = rng.randrange(1 << 30)
+    sit_out = fold_cost(view.seat, 1, list(public.marks), public.rules.limit)
     rows = []
     weights = []
     for i, (hands, weight) in enumerate(sample_hands(view, know(view), samples, rng)):
         full = [hands.get(s, []) for s in range(public.seats)]
         sim = RoundSim.fresh(public.rules, full, public.due_leader, stake=public.stake,
                              kind_normal=False, marks=list(public.marks))
-        play_in = play_out(sim, view.seat, room, Random(seed * 7919 + i), policy)
-        rows.append([play_in, float(min(1, room))])
+        play_in = play_out(sim, view.seat, Random(seed * 7919 + i), policy)
+        rows.append([play_in, sit_out])
         weights.append(weight)
     return Table(rows, weights)
 
@@ -74,20 +75,21 @@ def _options(view: SeatView) -> list[Event]:
     return list(view.legal)
 
 
-def judge(decision: Decision, seed: int, samples: int = SAMPLES) -> Judgement:
+def judge(decision: Decision, seed: int, samples: int = SAMPLES,
+          bluffs: Bluffs | None = None) -> Judgement:
+    """`bluffs`: the seat's credit for bluffs so far in the game (fresh if None)."""
     view = decision.view
     seat = view.seat
     public = view.public
-    room = public.rules.limit - public.marks[seat]
     rng = decision_rng(seed, seat, decision.index)
     options = _options(view)
     if public.phase is Phase.DEAD_MAN_CHOICE:
-        tab, exact = _dead_man_table(view, samples, rng, room), False
+        tab, exact = _dead_man_table(view, samples, rng), False
     else:
         # Dealt out one by one only where the rest has no chance in it.
         moment = worlds(view, samples, rng, small_ending(sim_from_view(view, {})))
         exact = moment.exact
-        tab = table(moment.sims, [option_of(e) for e in options], seat, room,
+        tab = table(moment.sims, [option_of(e) for e in options], seat,
                     rng.randrange(1 << 30))
     marks = {e: tab.mean(j) for j, e in enumerate(options)}
     chosen_j = options.index(decision.chosen)
@@ -96,5 +98,6 @@ def judge(decision: Decision, seed: int, samples: int = SAMPLES) -> Judgement:
     lost = max(0.0, marks[decision.chosen] - marks[options[best_j]])
     se = 0.0 if exact or chosen_j == best_j else tab.se_of_difference(chosen_j, best_j)
     return Judgement(decision.index, seat, decision.chosen, options[best_j], marks, lost, se,
-                     exact, verdict(view, decision.chosen, marks, lost, se),
+                     exact, verdict(view, decision.chosen, marks, lost, se,
+                                    Bluffs() if bluffs is None else bluffs),
                      public.round, public.stake)

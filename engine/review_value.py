@@ -9,7 +9,9 @@ knowing all hands. In a small ending an answer to a toep is not drawn but
 weighed (call with chance p: p times the call's marks plus 1-p times the
 fold's), so a small ending has one answer per world and no chance in it.
 
-Marks count up to the limit only: beyond it, more marks cost nothing more.
+Marks are weighed by the game near the limit, as the hard player weighs
+them (`search.cost_of`): going out counts `OUT_PENALTY` marks more, putting
+another player out a share of it less.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from math import sqrt
 from random import Random
 
 from engine import events as ev
-from engine.bots.search import small_ending, solve
+from engine.bots.search import cost_of, small_ending, solve
 from engine.bots.sim import ANSWERING, OVER, RoundSim
 from engine.bots.thumb import ThumbPolicy, call_probability, seen_in_sim, strict_call, win_chance
 from engine.events import Event
@@ -52,12 +54,8 @@ def call_chance(sim: RoundSim, seat: int, policy: ThumbPolicy) -> float:
     return call_probability(chance, sim.stake)
 
 
-def marks_of(sim: RoundSim, seat: int, room: int) -> float:
-    return float(min(sim.taken[seat], room))
-
-
-def play_out(sim: RoundSim, seat: int, room: int, rng: Random, policy: ThumbPolicy) -> float:
-    """The marks `seat` takes from this moment to the round's end (at most `room`)."""
+def play_out(sim: RoundSim, seat: int, rng: Random, policy: ThumbPolicy) -> float:
+    """The marks `seat` takes from this moment to the round's end, weighed by the game."""
     while sim.phase != OVER:
         small = small_ending(sim)
         if sim.phase == ANSWERING:
@@ -66,20 +64,20 @@ def play_out(sim: RoundSim, seat: int, room: int, rng: Random, policy: ThumbPoli
                 called = sim.copy()
                 called.answer(True)
                 sim.answer(False)
-                return (p * play_out(called, seat, room, rng, policy)
-                        + (1.0 - p) * play_out(sim, seat, room, rng, policy))
+                return (p * play_out(called, seat, rng, policy)
+                        + (1.0 - p) * play_out(sim, seat, rng, policy))
             call = p >= 1.0 if small else policy.call(sim, sim.answer_seat, rng)
             sim.answer(call)
             continue
         if small:
             sim.may_toep = False
-            return marks_of(solve(sim), seat, room)
+            return cost_of(solve(sim), seat)
         turn = sim.turn
         if sim.can_toep(turn) and policy.toep(sim, turn, rng):
             sim.toep()
         else:
             sim.play(policy.card(sim, turn, rng))
-    return marks_of(sim, seat, room)
+    return cost_of(sim, seat)
 
 
 @dataclass(frozen=True)
@@ -103,7 +101,7 @@ class Table:
 
 
 def table(sims: Sequence[tuple[RoundSim, float]], options: Sequence[Option], seat: int,
-          room: int, seed: int) -> Table:
+          seed: int) -> Table:
     """Each option played out in every world, with the same draws per world."""
     policy = ThumbPolicy(seat)
     rows = []
@@ -112,6 +110,6 @@ def table(sims: Sequence[tuple[RoundSim, float]], options: Sequence[Option], sea
         for option in options:
             sim = start.copy()
             option(sim)
-            row.append(play_out(sim, seat, room, Random(seed * 7919 + i), policy))
+            row.append(play_out(sim, seat, Random(seed * 7919 + i), policy))
         rows.append(row)
     return Table(rows, [w for _, w in sims])

@@ -6,11 +6,15 @@ clear of its error (the loss less `CLEAR` standard errors still reaches the
 threshold), so noise in the estimate is never called a mistake. The
 thresholds and the data behind them are in docs/review.md.
 
-Bluffs are judged as bluffs: the hard player toeps on a close call now and
-then, and plays on quietly now and then with a hand worth a toep, so neither
-can be read. A toep or a quiet card that it would make at least `MIXED` of
-the time, at the same estimated gain, is sound play and `ok`; so is a call
-it would make against a likely serial toeper (engine/bots/hard.py).
+Bluffs are judged as bluffs. The hard player (engine/bots/hard.py) mixes:
+it toeps on a close call now and then and plays on quietly now and then
+with a hand worth a toep, so neither can be read. A toep or a quiet card
+that it would make at least `MIXED` of the time, at the same estimated gain,
+is sound play; so is a call it would make against a likely serial toeper.
+It also bluffs outright, now and then, with a hand a toep does not pay for:
+a seat has credit for as many such bluffs as the hard player would have
+made at the seat's chances so far in the game, and one more (`Bluffs`).
+A bluff within that credit is `ok`; beyond it, it is judged by its marks.
 """
 
 from __future__ import annotations
@@ -46,21 +50,47 @@ def sound_mix(view: SeatView, chosen: Event, marks: dict[Event, float]) -> bool:
     if chosen.do in (ev.CALL, ev.FOLD):
         fold, call = marks[ev.act(ev.FOLD, view.seat)], marks[ev.act(ev.CALL, view.seat)]
         return chosen.do == ev.CALL and calls_serial(fold - call, view)
-    toep = ev.act(ev.TOEP, view.seat)
-    if toep not in marks:
+    gain = toep_gain(view, marks)
+    if gain is None:
         return False
-    cards = [m for e, m in marks.items() if e.do == ev.PLAY]
-    if not cards:
-        return False
-    best_card = min(cards)
-    chance = toep_chance(best_card - marks[toep], station_in_round(view))
-    if chosen == toep:
+    chance = toep_chance(gain, station_in_round(view))
+    if chosen.do == ev.TOEP:
         return chance >= MIXED
-    return marks[chosen] <= best_card and 1.0 - chance >= MIXED
+    return marks[chosen] <= min(m for e, m in marks.items() if e.do == ev.PLAY) \
+        and 1.0 - chance >= MIXED
+
+
+def toep_gain(view: SeatView, marks: dict[Event, float]) -> float | None:
+    """Marks a toep saves against the best card, or None if no toep was legal."""
+    toep = marks.get(ev.act(ev.TOEP, view.seat))
+    cards = [m for e, m in marks.items() if e.do == ev.PLAY]
+    return None if toep is None or not cards else min(cards) - toep
+
+
+class Bluffs:
+    """One seat's credit for outright bluffs so far in a game: one, and at
+    each chance to toep where a toep does not pay, the chance that the hard
+    player would have toeped there. Only what the seat saw up to a decision
+    counts toward its verdict: the credit grows with its past chances alone."""
+
+    def __init__(self, credit: float = 1.0) -> None:
+        self.credit = credit
+
+    def excuses(self, view: SeatView, chosen: Event, marks: dict[Event, float],
+                flagged: bool) -> bool:
+        """Note this chance to bluff; whether `chosen` is a bluff within the
+        credit (spent only on a bluff that would otherwise be `flagged`)."""
+        gain = toep_gain(view, marks)
+        if gain is None or gain > 0.0:
+            return False
+        self.credit += toep_chance(gain, station_in_round(view))
+        if not flagged or chosen.do != ev.TOEP or self.credit < 1.0:
+            return False
+        self.credit -= 1.0
+        return True
 
 
 def verdict(view: SeatView, chosen: Event, marks: dict[Event, float], lost: float,
-            se: float) -> str:
-    if lost <= 0.0 or sound_mix(view, chosen, marks):
-        return "ok"
-    return by_loss(lost, se)
+            se: float, bluffs: Bluffs) -> str:
+    found = "ok" if lost <= 0.0 or sound_mix(view, chosen, marks) else by_loss(lost, se)
+    return "ok" if bluffs.excuses(view, chosen, marks, found != "ok") else found

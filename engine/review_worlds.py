@@ -24,7 +24,7 @@ from engine.views import SeatView
 log = logging.getLogger(__name__)
 
 # At most this many worlds are dealt out one by one; more, and they are sampled.
-ENUMERATE_LIMIT = 400
+ENUMERATE_LIMIT = 2000
 
 
 @dataclass(frozen=True)

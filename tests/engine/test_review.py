@@ -4,6 +4,8 @@ the same seed giving the same review, and the command line."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from engine import events as ev
 from engine.record import ReplayError, parse_event
 from engine.review import FORMAT, main, review_json, review_record
 from engine.review_verdict import VERDICTS
+from engine.seat_view_record import seat_view_record
 from tests.engine.review_games import finished, twin
 
 SAMPLES = 6
@@ -92,8 +95,20 @@ def test_the_command_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_the_command_refuses_a_seat_view(tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    from engine.seat_view_record import seat_view_record
     path = tmp_path / "view.json"
     path.write_text(json.dumps(seat_view_record(finished(1), 0)))
     assert main([str(path)]) == 2
     assert capsys.readouterr().err.startswith("record: this is a seat's view")
+
+
+def test_the_review_is_the_same_in_any_process(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(finished(4)))
+    outs = set()
+    for hash_seed in ("1", "2"):
+        run = subprocess.run([sys.executable, "-m", "engine.review", str(path), "--seat", "0",
+                              "--samples", "4", "--json"], capture_output=True, text=True,
+                             check=True, env={"PYTHONHASHSEED": hash_seed, "PATH": ""},
+                             cwd=Path(__file__).resolve().parents[2])
+        outs.add(run.stdout)
+    assert len(outs) == 1 and json.loads(outs.pop())["decisions"]

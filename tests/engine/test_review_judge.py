@@ -9,6 +9,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.review_judge import judge
 from engine.review_moments import Decision
+from engine.review_verdict import Bluffs
 from engine.views import seat_view
 from tests.engine.helpers import deal, event, new_game, run
 
@@ -40,7 +41,9 @@ def test_a_certain_loss_is_exact() -> None:
 
 
 def test_a_toep_into_a_certain_loss_is_a_mistake() -> None:
-    j = judge(_decision(_last_trick_led_by_seat_1(), "0 toep"), 0)
+    decision = _decision(_last_trick_led_by_seat_1(), "0 toep")
+    assert judge(decision, 0).verdict == "ok"  # a first bluff in a game is sound
+    j = judge(decision, 0, bluffs=Bluffs(credit=0.0))
     assert j.exact
     assert j.best == event("0 7C")
     assert abs(j.lost - (2 * call_probability(1.0, 2) - 1.0)) < 0.2
