@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from engine import events as ev
@@ -25,16 +25,13 @@ from engine.review_verdict import Bluffs
 
 FORMAT = "toep-review/1"
 
-Progress = Callable[[int, int], None]  # (round reviewed, rounds in the game)
-
-
 def choice_key(event: Event) -> str:
     """A choice's key in `marks`: the card for a play, else the event's name."""
     return event.card.text if event.do == ev.PLAY and event.card is not None else event.do
 
 
 def review_record(record: object, seats: Sequence[int] | None = None, seed: int = 0,
-                  samples: int = SAMPLES, progress: Progress | None = None) -> list[Judgement]:
+                  samples: int = SAMPLES) -> list[Judgement]:
     """The judged decisions of `seats` (all when None), in the record's order."""
     game, _ = replayed(record)
     if seats is None:
@@ -42,15 +39,9 @@ def review_record(record: object, seats: Sequence[int] | None = None, seed: int 
     for seat in seats:
         if type(seat) is not int or not 0 <= seat < game.n:
             raise ReplayError(None, f"there is no seat {seat!r} at this table")
-    found = list(decisions(record, frozenset(seats)))
-    rounds = max((d.view.public.round for d in found), default=0)
     bluffs = {seat: Bluffs() for seat in seats}
-    out = []
-    for decision in found:
-        if progress is not None:
-            progress(decision.view.public.round, rounds)
-        out.append(judge(decision, seed, samples, bluffs[decision.view.seat]))
-    return out
+    return [judge(decision, seed, samples, bluffs[decision.view.seat])
+            for decision in decisions(record, frozenset(seats))]
 
 
 def judgement_json(j: Judgement) -> dict[str, Any]:

@@ -8,8 +8,9 @@ so a review cannot depend on one (the twin-deal principle, docs/design.md).
 
 Reviewed are the decisions whose worth is counted in marks within the round:
 a card or a toep, a call or a fold, playing in or sitting out a dead man's
-round. A vuile was call, a check and a super toep answer are not reviewed
-(their worth lies in a new hand, in another's hand or in the whole game).
+round. A vuile was call, a check, a super toep answer and the play of a
+super toep are not reviewed (their worth lies in a new hand, in another's
+hand or in the whole game).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.record import ReplayError, load_record, new_game, parse_event
 from engine.refusal_words import replay_line
-from engine.state import Phase
+from engine.state import SUPER_TOEP, Phase
 from engine.views import SeatView, seat_view
 
 log = logging.getLogger(__name__)
@@ -66,7 +67,7 @@ def decisions(record: object, seats: Collection[int]) -> Iterator[Decision]:
     for index, event in enumerate(events):
         seat = event.seat
         if (seat is not None and seat in seats and event.do != ev.FORFEIT
-                and game.phase in REVIEWED_PHASES):
+                and game.phase in REVIEWED_PHASES and game.kind != SUPER_TOEP):
             view = seat_view(game, seat)
             if len(view.legal) > 1:
                 found.append(Decision(index, event, view))

@@ -11,6 +11,7 @@ from engine.review_judge import judge
 from engine.review_moments import Decision
 from engine.review_verdict import Bluffs
 from engine.views import seat_view
+from tests.engine.bots.helpers import CLOSE, twin_games
 from tests.engine.helpers import deal, event, new_game, run
 
 
@@ -90,3 +91,14 @@ def test_early_decisions_are_sampled_with_an_error() -> None:
     if j.lost > 0.0:
         assert j.se > 0.0
     assert j == judge(_decision(game, f"0 {decided[0].card.text}"), 3, 16)  # type: ignore[union-attr]
+
+
+def test_twin_deals_in_a_round_in_play_are_judged_alike() -> None:
+    # Seats 1 and 2 hold other cards in the two games; seat 0 sees the same.
+    for seed in range(4):
+        a, b = twin_games(seed, 3, 1, {}, [CLOSE, ev.act(ev.TOEP, 1), ev.act(ev.CALL, 2)])
+        assert a.hands[1:] != b.hands[1:]
+        for chosen in (ev.act(ev.CALL, 0), ev.act(ev.FOLD, 0)):
+            judged = [judge(Decision(len(g.events), chosen, seat_view(g, 0)), seed, 12)
+                      for g in (a, b)]
+            assert judged[0] == judged[1]
