@@ -9,8 +9,11 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from engine.record import ReplayError, replay_json, result
+
+T = TypeVar("T")
 
 USAGE = "usage: python -m engine.replay RECORD.json   (- reads standard input)"
 
@@ -39,18 +42,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     return answer(args[0], lambda data: result(replay_json(data)))
 
 
-def answer(path: str, work: Callable[[object], object]) -> int:
-    """Print `work`'s answer for the record at `path` as JSON and return 0;
-    or print its one `record:`/`event N:` line on stderr and return 2."""
+def answer(path: str, work: Callable[[object], T],
+           show: Callable[[T], str] = json.dumps) -> int:
+    """Print `work`'s answer for the record at `path` (`show` makes it text,
+    JSON by default) and return 0; or print its one `record:`/`event N:` line
+    on stderr and return 2."""
     try:
-        out = work(read_json(path))
+        out = show(work(read_json(path)))
     except ReplayError as err:
         print(err.line().replace("\n", " "), file=sys.stderr)
         return 2
     except RecursionError:
         print("record: the JSON is nested too deeply", file=sys.stderr)
         return 2
-    print(json.dumps(out))
+    print(out)
     return 0
 
 

@@ -3,14 +3,16 @@
 Reviews the decisions of a finished game's seats (docs/records.md,
 "Reviewing a game"): for each decision with more than one legal choice, the
 marks each choice costs on average over the worlds that seat could be in
-then, the best choice, the marks lost and a verdict. Prints one
-`toep-review/1` JSON object; or exits 2 with nothing on stdout and one line
-on stderr, `event N: ...` or `record: ...`, as the replay command does.
+then, the best choice, the marks lost and a verdict. With `--json` it
+prints one `toep-review/1` JSON object, else a summary as text; or it exits
+2 with nothing on stdout and one line on stderr, `event N: ...` or
+`record: ...`, as the replay command does.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -21,6 +23,7 @@ from engine.record import ReplayError
 from engine.replay import answer
 from engine.review_judge import SAMPLES, Judgement, judge
 from engine.review_moments import decisions, replayed
+from engine.review_text import review_text
 from engine.review_verdict import Bluffs
 
 FORMAT = "toep-review/1"
@@ -78,7 +81,9 @@ def _parser() -> _Parser:
     p.add_argument("--seed", type=int, default=0, help="the review's own seed (default 0)")
     p.add_argument("--samples", type=int, default=SAMPLES,
                    help=f"worlds per decision when sampled (default {SAMPLES})")
-    p.add_argument("--json", action="store_true", help="print JSON (the only output there is)")
+    p.add_argument("--json", action="store_true",
+                   help="print the toep-review/1 JSON (else a summary per seat and the "
+                        "decisions that were not ok, as text)")
     return p
 
 
@@ -88,8 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("record: --samples must be at least 1", file=sys.stderr)
         return 2
     seats = None if args.seat is None else [args.seat]
-    return answer(args.record, lambda data: review_json(
-        review_record(data, seats, args.seed, args.samples)))
+    show = (lambda j: json.dumps(review_json(j))) if args.json else review_text
+    return answer(args.record, lambda data: review_record(data, seats, args.seed, args.samples),
+                  show)
 
 
 if __name__ == "__main__":

@@ -75,6 +75,22 @@ def test_the_command_prints_the_review(tmp_path: Path, capsys: pytest.CaptureFix
     assert first["chosen"] == finished(1)["events"][first["event"]]
 
 
+def test_without_json_the_command_prints_a_summary(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(finished(1)))
+    assert main([str(path), "--samples", "5"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    summaries = [line for line in lines if line.startswith("seat ")]
+    assert [line.split(":")[0] for line in summaries] == ["seat 0", "seat 1", "seat 2"]
+    judged = review_record(finished(1), None, 0, 5)
+    flagged = [j for j in judged if j.verdict != "ok"]
+    assert len(lines) == 3 + len(flagged)
+    for j in flagged:
+        assert any(line.startswith(f"  event {j.index}, ") and line.endswith(j.verdict)
+                   for line in lines)
+
+
 @pytest.mark.parametrize(("args", "line"), [
     (["--seat", "7"], "record: there is no seat 7"),
     (["--samples", "0"], "record: --samples must be at least 1"),
