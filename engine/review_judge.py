@@ -32,7 +32,9 @@ SAMPLES = 160  # worlds per decision when they are not all dealt out: bench/revi
 
 @dataclass(frozen=True)
 class Judgement:
-    index: int
+    """One decision's review (its JSON form: engine/review.py)."""
+
+    index: int  # into the record's events
     seat: int
     chosen: Event
     best: Event
@@ -42,7 +44,6 @@ class Judgement:
     exact: bool
     verdict: str
     round: int
-    stake: int
 
 
 def decision_rng(seed: int, seat: int, index: int) -> Random:
@@ -100,4 +101,4 @@ def judge(decision: Decision, seed: int, samples: int = SAMPLES,
     return Judgement(decision.index, seat, decision.chosen, options[best_j], marks, lost, se,
                      exact, verdict(view, decision.chosen, marks, lost, se,
                                     Bluffs() if bluffs is None else bluffs),
-                     public.round, public.stake)
+                     public.round)
