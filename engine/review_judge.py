@@ -20,14 +20,17 @@ from engine.bots.thumb import ThumbPolicy
 from engine.events import Event
 from engine.review_moments import Decision
 from engine.review_value import Table, option_of, play_out, table
-from engine.review_verdict import Bluffs, verdict
-from engine.review_worlds import worlds
+from engine.review_verdict import CLEAR, Bluffs, band, verdict
+from engine.review_worlds import dealt_out, guessed
 from engine.state import Phase
 from engine.views import SeatView
 
 log = logging.getLogger(__name__)
 
-SAMPLES = 160  # worlds per decision when they are not all dealt out: bench/review.py
+SAMPLES = 160  # worlds per decision at most when they are not all dealt out: bench/review.py
+# Sampled worlds come in batches, the first of this many, each next one as
+# large as all before it, until the verdict is settled or SAMPLES are in.
+FIRST_BATCH = 40
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,35 @@ def _dead_man_table(view: SeatView, samples: int, rng: Random) -> Table:
     return Table(rows, weights)
 
 
+def settled(tab: Table, chosen: int) -> bool:
+    """Whether more worlds could still move the verdict: against each other
+    choice, the loss (or gain) lies in one verdict band at both ends of its
+    error."""
+    mine = tab.mean(chosen)
+    for j in range(len(tab.rows[0])):
+        if j == chosen:
+            continue
+        lost, error = mine - tab.mean(j), CLEAR * tab.se_of_difference(chosen, j)
+        if band(lost - error) != band(lost + error):
+            return False
+    return True
+
+
+def _sampled_table(view: SeatView, options: list[Event], chosen: int, samples: int,
+                   rng: Random) -> Table:
+    seed = rng.randrange(1 << 30)
+    steps = [option_of(e) for e in options]
+    tab = Table([], [])
+    batch = min(FIRST_BATCH, samples)
+    while batch > 0:
+        more = guessed(view, batch, rng)
+        tab = tab.joined(table(more, steps, view.seat, seed, len(tab.rows)))
+        if not tab.rows or settled(tab, chosen):
+            break
+        batch = min(len(tab.rows), samples - len(tab.rows))
+    return tab
+
+
 def _options(view: SeatView) -> list[Event]:
     if view.public.phase is Phase.DEAD_MAN_CHOICE:
         return [ev.act(ev.PLAY_IN, view.seat), ev.act(ev.SIT_OUT, view.seat)]
@@ -84,16 +116,19 @@ def judge(decision: Decision, seed: int, samples: int = SAMPLES,
     public = view.public
     rng = decision_rng(seed, seat, decision.index)
     options = _options(view)
+    chosen_j = options.index(decision.chosen)
+    exact = False
     if public.phase is Phase.DEAD_MAN_CHOICE:
-        tab, exact = _dead_man_table(view, samples, rng), False
+        tab = _dead_man_table(view, samples, rng)
     else:
         # Dealt out one by one only where the rest has no chance in it.
-        moment = worlds(view, samples, rng, small_ending(sim_from_view(view, {})))
-        exact = moment.exact
-        tab = table(moment.sims, [option_of(e) for e in options], seat,
-                    rng.randrange(1 << 30))
+        every = dealt_out(view) if small_ending(sim_from_view(view, {})) else None
+        if every is not None:
+            exact = True
+            tab = table(every, [option_of(e) for e in options], seat, 0)
+        else:
+            tab = _sampled_table(view, options, chosen_j, samples, rng)
     marks = {e: tab.mean(j) for j, e in enumerate(options)}
-    chosen_j = options.index(decision.chosen)
     # Of equal choices, the one made is the best.
     best_j = min(range(len(options)), key=lambda j: (marks[options[j]], j != chosen_j, j))
     lost = max(0.0, marks[decision.chosen] - marks[options[best_j]])

@@ -91,6 +91,9 @@ class Table:
         total = sum(self.weights)
         return sum(w * r[j] for w, r in zip(self.weights, self.rows, strict=True)) / total
 
+    def joined(self, more: Table) -> Table:
+        return Table(self.rows + more.rows, self.weights + more.weights)
+
     def se_of_difference(self, j: int, k: int) -> float:
         """The standard error of mean(j) - mean(k), paired world by world."""
         total = sum(self.weights)
@@ -101,11 +104,12 @@ class Table:
 
 
 def table(sims: Sequence[tuple[RoundSim, float]], options: Sequence[Option], seat: int,
-          seed: int) -> Table:
-    """Each option played out in every world, with the same draws per world."""
+          seed: int, first: int = 0) -> Table:
+    """Each option played out in every world, with the same draws per world
+    (world i of the decision, counting from `first`, draws from seed and i)."""
     policy = ThumbPolicy(seat)
     rows = []
-    for i, (start, _) in enumerate(sims):
+    for i, (start, _) in enumerate(sims, first):
         row = []
         for option in options:
             sim = start.copy()

@@ -38,6 +38,11 @@ MIXED = 0.2  # a choice the sound policy makes this often is sound
 VERDICTS = ("ok", "inaccuracy", "mistake", "blunder")
 
 
+def band(lost: float) -> int:
+    """How many thresholds `lost` reaches (0: ok ... 3: blunder)."""
+    return sum(lost >= threshold for _, threshold in THRESHOLDS)
+
+
 def by_loss(lost: float, se: float) -> str:
     for name, threshold in THRESHOLDS:
         if lost - CLEAR * se >= threshold:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import combinations
 from random import Random
 
@@ -27,10 +26,7 @@ log = logging.getLogger(__name__)
 ENUMERATE_LIMIT = 2000
 
 
-@dataclass(frozen=True)
-class Worlds:
-    sims: list[tuple[RoundSim, float]]  # the moment in each world, and its weight
-    exact: bool  # every world is here (else a sample)
+World = tuple[RoundSim, float]  # the moment in one world, and its weight
 
 
 def enumerate_hands(known: Knowledge, limit: int) -> list[Hands] | None:
@@ -77,16 +73,15 @@ def weighed(view: SeatView, known: Knowledge, all_hands: list[Hands]) -> list[tu
     return out
 
 
-def worlds(view: SeatView, samples: int, rng: Random, enumerate_ok: bool,
-           limit: int = ENUMERATE_LIMIT) -> Worlds:
-    """The worlds of this moment: all of them if `enumerate_ok` and they are
-    at most `limit`, else `samples` guesses."""
+def dealt_out(view: SeatView, limit: int = ENUMERATE_LIMIT) -> list[World] | None:
+    """Every world of this moment with its weight, or None if there are more than `limit`."""
     known = know(view)
-    if enumerate_ok:
-        every = enumerate_hands(known, limit)
-        if every is not None:
-            kept = weighed(view, known, every)
-            if kept:
-                return Worlds([(sim_from_view(view, h), w) for h, w in kept], True)
-    guesses = sample_hands(view, known, samples, rng)
-    return Worlds([(sim_from_view(view, h), w) for h, w in guesses], False)
+    every = enumerate_hands(known, limit)
+    kept = None if every is None else weighed(view, known, every)
+    return [(sim_from_view(view, h), w) for h, w in kept] if kept else None
+
+
+def guessed(view: SeatView, count: int, rng: Random) -> list[World]:
+    """About `count` guesses of the worlds of this moment (at least one)."""
+    guesses = sample_hands(view, know(view), max(2, count), rng)
+    return [(sim_from_view(view, h), w) for h, w in guesses]

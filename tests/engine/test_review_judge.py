@@ -7,8 +7,9 @@ from engine import events as ev
 from engine.bots.thumb import call_probability
 from engine.events import Event
 from engine.game import Game
-from engine.review_judge import judge
+from engine.review_judge import judge, settled
 from engine.review_moments import Decision
+from engine.review_value import Table
 from engine.review_verdict import Bluffs
 from engine.views import seat_view
 from tests.engine.bots.helpers import CLOSE, twin_games
@@ -102,3 +103,15 @@ def test_twin_deals_in_a_round_in_play_are_judged_alike() -> None:
             judged = [judge(Decision(len(g.events), chosen, seat_view(g, 0)), seed, 12)
                       for g in (a, b)]
             assert judged[0] == judged[1]
+
+
+def test_a_clear_difference_is_settled_and_a_noisy_one_is_not() -> None:
+    # Choice 0 was made; choice 1 saves 0.6 marks in every world: a mistake, surely.
+    clear = Table([[1.0, 0.4]] * 10, [1.0] * 10)
+    assert settled(clear, 0)
+    # Here the saving is 0.2 on average but 0 or 0.4 world by world: it may be
+    # an inaccuracy or nothing, so more worlds are wanted.
+    noisy = Table([[1.0, 1.0], [1.0, 0.6]] * 5, [1.0] * 10)
+    assert not settled(noisy, 0)
+    # The choice made is the best by far: ok, whatever more worlds say.
+    assert settled(Table([[0.0, 2.0], [0.0, 1.6]] * 5, [1.0] * 10), 0)
