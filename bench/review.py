@@ -131,6 +131,7 @@ def main() -> None:
         "planted": planted_figures(args.planted, args.samples),
         "levels": level_figures(args.level_games, args.samples),
         "goals": GOALS,
+        "command": " ".join(["python -m bench.review", *sys.argv[1:]]),
     }
     out["seconds"] = int(time.perf_counter() - start)
     if args.json:
@@ -150,7 +151,7 @@ def main() -> None:
           f"blunder: {planted['caught']} (goal {GOALS['planted_caught']}), {planted['verdicts']}")
     for level, row in out["levels"].items():
         print(f"{level:>7}: {row}")
-    print(f"({out['seconds']} s)")
+    print(f"({out['seconds']} s: {out['command']})")
 
 
 if __name__ == "__main__":
