@@ -45,9 +45,12 @@ def test_twin_records_get_the_same_review() -> None:
 
 def test_the_same_seed_gives_the_same_review() -> None:
     record = finished(2)
-    first = review_json(review_record(record, None, 11, SAMPLES))
+    every = review_record(record, None, 11, SAMPLES)
+    first = review_json(every)
     assert first == review_json(review_record(record, None, 11, SAMPLES))
     assert {d["seat"] for d in first["decisions"]} == {0, 1, 2}
+    # A seat reviewed alone gets the review it gets among all.
+    assert review_record(record, [1], 11, SAMPLES) == [j for j in every if j.seat == 1]
 
 
 def test_a_game_in_progress_is_not_reviewed() -> None:
