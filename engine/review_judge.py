@@ -96,7 +96,7 @@ def _sampled_table(view: SeatView, options: list[Event], chosen: int, samples: i
     while batch > 0:
         more = guessed(view, batch, rng)
         tab = tab.joined(table(more, steps, view.seat, seed, len(tab.rows)))
-        if not tab.rows or settled(tab, chosen):
+        if settled(tab, chosen):
             break
         batch = min(len(tab.rows), samples - len(tab.rows))
     return tab
