@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from engine.record import ReplayError, replay_json, result
+
+T = TypeVar("T")
 
 USAGE = "usage: python -m engine.replay RECORD.json   (- reads standard input)"
 
 
-def _read(path: str) -> object:
+def read_json(path: str) -> object:
+    """A file's JSON (`-`: standard input); ReplayError `record:` if it cannot be read."""
     try:
         if path == "-":
             text = sys.stdin.read()
@@ -35,15 +39,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(args) != 1 or args[0] in ("-h", "--help"):
         print(USAGE, file=sys.stderr)
         return 0 if args and args[0] in ("-h", "--help") else 2
+    return answer(args[0], lambda data: result(replay_json(data)))
+
+
+def answer(path: str, work: Callable[[object], T],
+           show: Callable[[T], str] = json.dumps) -> int:
+    """Print `work`'s answer for the record at `path` (`show` makes it text,
+    JSON by default) and return 0; or print its one `record:`/`event N:` line
+    on stderr and return 2."""
     try:
-        game = replay_json(_read(args[0]))
+        out = show(work(read_json(path)))
     except ReplayError as err:
         print(err.line().replace("\n", " "), file=sys.stderr)
         return 2
     except RecursionError:
         print("record: the JSON is nested too deeply", file=sys.stderr)
         return 2
-    print(json.dumps(result(game)))
+    print(out)
     return 0
 
 
