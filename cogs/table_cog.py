@@ -13,7 +13,7 @@ from discord.ext import commands
 from cogs.buttons import unlistened
 from cogs.clicks import waited
 from cogs.i18n import Lang, choice_key, command_key, lang_for_locale, option_key, t
-from cogs.ids import MANAGE_VERBS, ForgedId, decode
+from cogs.ids import MANAGE_VERBS, ButtonId
 from cogs.permissions import is_thread, missing_permissions, missing_text
 from cogs.render import hand_panel, names_of, rules_topic
 from cogs.render_topics import TOPICS
@@ -190,14 +190,10 @@ class TableCog(commands.Cog):
 
     # --- buttons -------------------------------------------------------------------------
 
-    async def on_button(self, interaction: discord.Interaction, raw: str) -> None:
+    async def on_button(self, interaction: discord.Interaction, button: ButtonId) -> None:
+        """A table button, past the gate (cogs/gate.py): its id read, on the
+        clicked message, of this server's table."""
         lang = lang_for_locale(interaction.locale)
-        try:
-            button = decode(raw)
-        except ForgedId as err:
-            log.info("a forged button id was clicked: %s", err.reason)
-            await self._say(interaction, t(lang, "click.forged"))
-            return
         if button.verb in MANAGE_VERBS:
             await self._manage().on_button(interaction, button, lang)
             return
