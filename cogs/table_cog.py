@@ -54,8 +54,11 @@ def _choices(*values: str) -> list[app_commands.Choice[str]]:
 
 
 class TableCog(commands.Cog):
+    # Guild-only, in both of Discord's words (dm_permission, contexts): no
+    # command is offered in a DM; cogs/error_path.py refuses one sent anyway.
     toep = app_commands.Group(name=TOEP, description=_en(command_key(TOEP, "desc")),
-                              guild_only=True)
+                              guild_only=True,
+                              allowed_contexts=app_commands.AppCommandContext(guild=True))
     # Hidden from members without Manage Server (cogs/toep_group.py says why
     # a group of its own); its commands check the permission again when run.
     admin = app_commands.Group(
