@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from cogs import ids
@@ -33,3 +35,13 @@ def check_limits(r: Rendered) -> None:
             ids.decode(item.custom_id)
             custom_ids.append(item.custom_id)
         assert len(custom_ids) == len(set(custom_ids))
+
+
+def payload_of(rendered: Rendered) -> dict[str, Any]:
+    """A rendered message as the JSON discord.py sends."""
+    body: dict[str, Any] = {"content": rendered.content or ""}
+    if rendered.embed is not None:
+        body["embeds"] = [rendered.embed.to_dict()]
+    if rendered.view is not None:
+        body["components"] = rendered.view.to_components()
+    return body

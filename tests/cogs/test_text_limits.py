@@ -25,7 +25,7 @@ from engine.views import seat_view
 from tables.errors import Refusal
 from tables.snapshot import Status
 from tests.cogs.helpers import NOW, _pick, snapshot
-from tests.cogs.limits import check_limits
+from tests.cogs.limits import check_limits, payload_of
 from tests.e2e.fake_discord.validation import message_problems
 
 # Any text a person may type or be called: every plane, markup, newlines.
@@ -35,21 +35,11 @@ NAMES = st.text(st.characters(codec="utf-8"), min_size=1,
 LONG = st.text(st.characters(codec="utf-8"), max_size=10_000)
 
 
-def body_of(rendered: Rendered) -> dict[str, Any]:
-    """A rendered message as the JSON discord.py sends."""
-    body: dict[str, Any] = {"content": rendered.content or ""}
-    if rendered.embed is not None:
-        body["embeds"] = [rendered.embed.to_dict()]
-    if rendered.view is not None:
-        body["components"] = rendered.view.to_components()
-    return body
-
-
 def assert_fits(rendered: Rendered) -> None:
     """Discord takes it as rendered: `fit` has nothing to clip, the fake
     accepts it."""
     check_limits_loose(rendered)
-    body = body_of(rendered)
+    body = payload_of(rendered)
     assert fit(body) == []
     assert message_problems(body, creating=True, has_files=False) == []
 
