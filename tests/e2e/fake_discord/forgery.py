@@ -53,7 +53,7 @@ class Forgery:
         which Discord puts in the payload as it is: the id need not be on it.
         `component_type`: the clicked component's, else 2 (a button)."""
         chan, guild, who = self._where(user, message.channel_id)
-        if message.visible_to is not None and message.visible_to != who.id:
+        if message.deleted or (message.visible_to is not None and message.visible_to != who.id):
             raise CommandError(f"{who.name} cannot see message {message.id}")
         data: Json = {"custom_id": custom_id,
                       "component_type": 2 if component_type is None else component_type}
