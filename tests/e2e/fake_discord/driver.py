@@ -92,6 +92,7 @@ class FakeDiscord(FaultControls, Forgery):
         self._tls = make_tls()
         self._server = Server(self._core, self.gateway, self._tls.server)
         self._tasks: set[asyncio.Task[None]] = set()
+        self.dm_channels: dict[int, int] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ class Forgery:
     settings: Settings
     application_id: int
     bot_user: User
+    dm_channels: dict[int, int]  # user id -> the id of their DM with the bot
 
     def _where(self, user: User | int, channel: Channel | int) -> tuple[Channel, Guild, User]:
         raise NotImplementedError  # driver.py
@@ -98,10 +99,9 @@ class Forgery:
             attachment_size_limit=self.settings.attachment_size_limit))
 
     def _dm_channel(self, user: User) -> int:
-        channels: dict[int, int] = self.__dict__.setdefault("_dm_channels", {})
-        if user.id not in channels:
-            channels[user.id] = self.store.ids.next()
-        return channels[user.id]
+        if user.id not in self.dm_channels:
+            self.dm_channels[user.id] = self.store.ids.next()
+        return self.dm_channels[user.id]
 
     def _record(self, kind: int, who: User, chan: Channel, guild: Guild, data: Json,
                 locale: str | None, message: Message | None = None) -> InteractionRecord:
