@@ -571,6 +571,24 @@ def test_who_may_see_a_command_is_set_on_a_top_level_command_only() -> None:
         "toep end: dm_permission is only allowed on a top-level command"]
     assert command_problems([{**group, "default_member_permissions": "manage"}]) == [
         "toep: default_member_permissions must be a permission bit set"]
+    assert command_problems([{**group, "contexts": [0]}]) == []
+    assert command_problems([{**group, "contexts": [0, 5]}]) == [
+        "toep: contexts must be among 0, 1, 2"]
+
+
+def test_an_options_choices_are_held_to_discords_limits() -> None:
+    """At most 25 choices; a name of 1-100 characters, a text value of at most 100."""
+    def option(*choices: dict[str, str]) -> list[dict[str, object]]:
+        return [{"name": "toep", "description": "Toep", "options": [
+            {"name": "topic", "description": "Topic", "type": 3, "choices": list(choices)}]}]
+
+    fine = {"name": "The cards", "value": "cards"}
+    assert command_problems(option(fine)) == []
+    assert command_problems(option(*[fine] * 26)) == ["toep topic: 26 choices, at most 25"]
+    assert command_problems(option({"name": "n" * 101, "value": "v"})) == [
+        f"toep topic: choice {'n' * 101!r}: name 1-100 characters, a text value at most 100"]
+    assert command_problems(option({"name": "n", "value": "v" * 101})) == [
+        "toep topic: choice 'n': name 1-100 characters, a text value at most 100"]
 
 
 def test_embeds_buttons_and_select_menus_are_held_to_discords_limits() -> None:
