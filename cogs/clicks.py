@@ -68,8 +68,8 @@ class ClicksCog(commands.Cog):
             return
         click = admit(interaction, self._guild_of)
         if isinstance(click, Refused):
-            # A forged client, as a rule: told, and nothing more (never the id
-            # itself in the log: it is the clicker's own text).
+            # A forged client, as a rule: told, and nothing more. The log shows
+            # the id's first characters only: it is the clicker's own text.
             log.info("the gate refused a forged click, %s: %s", what_was_clicked(interaction),
                      click.reason)
             await answered(interaction, say(interaction, t(lang_for_locale(interaction.locale),
