@@ -84,11 +84,11 @@ def marks_text(count: int, lang: str) -> str:
 _MEANINGFUL = re.compile(r"([\\`*_~|>#\-\[\]()<@:/])")
 
 
-def plain(name: str) -> str:
+def plain(name: str, limit: int = MAX_NAME) -> str:
     """A name (a person's own text) shown as the characters it is, never as a
-    mention, a time, a link or formatting; on one line, at most a Discord
-    name's length."""
-    return _MEANINGFUL.sub(r"\\\1", user_text(name, MAX_NAME))
+    mention, a time, a link or formatting; on one line, at most `limit`
+    characters."""
+    return _MEANINGFUL.sub(r"\\\1", user_text(name, limit))
 
 
 def raw_names(snap: TableSnapshot) -> tuple[str, ...]:

@@ -170,3 +170,15 @@ def test_text_displays_and_alt_texts_are_fitted_too() -> None:
                             "attachments": [{"id": 0, "description": "a" * 2000}]}
     assert fit(body) == ["text display", "text display", "attachment description"]
     assert message_problems(body, creating=False, has_files=True) == []
+
+
+def test_a_refusal_shows_a_persons_text_as_its_characters() -> None:
+    text = refusal_text(Refusal("seat_banned", "R19", name="**<@1>**\n" + "n" * 200,
+                                until=NOW), "en")
+    assert "\\*\\*\\<\\@1\\>\\*\\*" in text and "n" * 85 in text and "n" * 100 not in text
+    quoted = ""
+    try:
+        rules_from(chosen_options({"next_leader": "**big** [x](https://a.b)"}))
+    except Refusal as err:
+        quoted = refusal_text(err, "en")
+    assert "**big**" not in quoted and "\\*\\*big\\*\\*" in quoted
