@@ -22,7 +22,7 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
-from cogs import queue_jump
+from cogs import outgoing, queue_jump
 from cogs.connector import discord_connector
 from cogs.error_path import ToepTree
 from cogs.i18n import ToepTranslator
@@ -79,6 +79,7 @@ class ToepBot(commands.Bot):
         client_kwargs.setdefault("intents", INTENTS)
         super().__init__(command_prefix=commands.when_mentioned, help_command=None,
                          tree_cls=ToepTree, **client_kwargs)
+        outgoing.install(self)  # every message fitted to Discord's limits as it leaves
         self.settings = settings
         self.clock: ClockSource = clock or SystemClock()
         self.table_config = table_config or TableConfig()

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from cogs.answers import replace_with, say, send_rendered
 from cogs.ban_notices import notices_of
+from cogs.community_ids import BanId
 from cogs.i18n import Lang, command_key, lang_for_locale, t
 from cogs.render_community import bans_message, mention
 from cogs.toep_group import ADMIN, add_to_toep, cog_of, remove_from_toep
@@ -43,16 +44,13 @@ class BansCog(commands.Cog):
         found = await bans.list_bans(self.bot.db, guild_id, now)
         await send_rendered(interaction, bans_message(found, guild_id, lang, now))
 
-    async def on_component(self, interaction: discord.Interaction, guild_id: int, what: str,
+    async def on_component(self, interaction: discord.Interaction, click: BanId,
                            lang: Lang) -> None:
         """"Lift ban": only for members who may manage the server."""
         if not interaction.permissions.manage_guild:
             await say(interaction, t(lang, "bans.not_allowed"))
             return
-        if not what.isdigit() or len(what) > 20:
-            await say(interaction, t(lang, "click.forged"))
-            return
-        user_id = int(what)
+        guild_id, user_id = click.guild_id, click.user_id
         now = self.bot.clock.now()
         lifted = await bans.lift_ban(self.bot.db, guild_id, user_id, interaction.user.id, now)
         notices = notices_of(self.bot)

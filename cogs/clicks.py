@@ -1,7 +1,8 @@
-"""Every click on a component, routed by its custom_id: `toep:` to the table
-cog, the community kinds (cogs/community_items.py) to theirs, anything else
-answered as not ours (a forged client), rather than left to Discord's "This
-interaction failed". Each goes the one error path (cogs/error_path.py).
+"""Every click on a component: through the gate (cogs/gate.py), then routed by
+what its custom_id names: a table button to the table cog, the community kinds
+(cogs/community_items.py) to theirs. A click the gate refuses (a forged
+client) gets a short private answer, rather than Discord's "This interaction
+failed". Each goes the one error path (cogs/error_path.py).
 
 The route is read from the interaction's data, so a button works whatever
 message it sits on, and after a restart. Not discord.py's DynamicItems: to
@@ -20,11 +21,11 @@ import discord
 from discord.ext import commands
 
 from cogs.answers import say
-from cogs.community_items import TEMPLATE as COMMUNITY_TEMPLATE
 from cogs.community_items import community_click
 from cogs.error_path import answered, what_was_clicked
+from cogs.gate import Refused, admit
 from cogs.i18n import lang_for_locale, t
-from cogs.ids import TEMPLATE, table_id_of
+from cogs.ids import ButtonId, table_id_of
 from cogs.stopping import refused_while_stopping
 
 if TYPE_CHECKING:
@@ -68,21 +69,29 @@ class ClicksCog(commands.Cog):
             log.warning("table %s: %s came too late to be answered; left alone",
                         table_id_of(custom_id), what_was_clicked(interaction))
             return
-        if TEMPLATE.fullmatch(custom_id):
-            await answered(interaction, self._table_click(interaction, custom_id),
-                           table_id_of(custom_id))
-        elif (match := COMMUNITY_TEMPLATE.fullmatch(custom_id)) is not None:
-            await answered(interaction, community_click(interaction, match["kind"], match["rest"]),
-                           None, "community.error")
+        click = admit(interaction, self._guild_of)
+        if isinstance(click, Refused):
+            # A forged client, as a rule: told, and nothing more. The log shows
+            # the id's first characters only: it is the clicker's own text.
+            log.info("the gate refused a forged click, %s: %s", what_was_clicked(interaction),
+                     click.reason)
+            await answered(interaction, say(interaction, t(lang_for_locale(interaction.locale),
+                                                           click.key)), None)
+        elif isinstance(click, ButtonId):
+            await answered(interaction, self._table_click(interaction, click), click.table_id)
         else:
-            log.info("a button that is not ours was clicked")
-            await say(interaction, t(lang_for_locale(interaction.locale), "click.forged"))
+            await answered(interaction, community_click(interaction, click), None,
+                           "community.error")
 
-    async def _table_click(self, interaction: discord.Interaction, custom_id: str) -> None:
+    def _guild_of(self, table_id: int) -> int | None:
+        table = self.bot.manager.get(table_id)
+        return None if table is None else int(table.row.guild_id)
+
+    async def _table_click(self, interaction: discord.Interaction, button: ButtonId) -> None:
         cog: TableCog | None = self.bot.get_cog("TableCog")  # type: ignore[assignment]
         if cog is None:
             raise RuntimeError("a button was clicked but the table cog is not loaded")
-        await cog.on_button(interaction, custom_id)
+        await cog.on_button(interaction, button)
 
 
 async def setup(bot: ToepBot) -> None:

@@ -5,52 +5,39 @@ routes their clicks here, whatever message they sit on and after a restart
 too; each goes to the cog of its kind. None of them starts with `toep:`,
 which the table buttons own.
 
-Every kind but the practice game and the rules menu carries the guild it
-was shown in: `<kind>:<guild>:<what>`; a click from another guild is
-refused here.
+The gate (cogs/gate.py) has read the id (cogs/community_ids.py) and checked
+that a kind carrying a guild was clicked in that guild.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from typing import Protocol
 
 import discord
 
-from cogs.answers import say
-from cogs.i18n import Lang, lang_for_locale, t
+from cogs.community_ids import BanId, BoardId, CommunityId, LearnId, RulesId, SettingsId
+from cogs.i18n import Lang, lang_for_locale
 
 log = logging.getLogger(__name__)
 
 # Which cog answers which kind.
-COGS = {"toepboard": "LeaderboardCog", "toeplearn": "LearnCog", "toepset": "SettingsCog",
-        "toepban": "BansCog", "toeprules": "HelpCog"}
-KINDS = tuple(COGS)
-TEMPLATE = re.compile(r"(?P<kind>toepboard|toeplearn|toepset|toepban|toeprules):(?P<rest>.*)",
-                      re.DOTALL)
-GUILDLESS = frozenset({"toeplearn", "toeprules"})
+COGS: dict[type[CommunityId], str] = {BoardId: "LeaderboardCog", LearnId: "LearnCog",
+                                      SettingsId: "SettingsCog", BanId: "BansCog",
+                                      RulesId: "HelpCog"}
 
 
 class ComponentCog(Protocol):
-    async def on_component(self, interaction: discord.Interaction, guild_id: int, what: str,
+    async def on_component(self, interaction: discord.Interaction, click: CommunityId,
                            lang: Lang) -> None:
-        """A click of this cog's kind (`guild_id` 0 for the guildless kinds)."""
+        """A click of this cog's kind, its id read and checked by the gate."""
         ...
 
 
-async def community_click(interaction: discord.Interaction, kind: str, rest: str) -> None:
+async def community_click(interaction: discord.Interaction, click: CommunityId) -> None:
     """A click of one of the community kinds (cogs/clicks.py routes it here)."""
-    lang = lang_for_locale(interaction.locale)
-    cog: ComponentCog | None = interaction.client.get_cog(  # type: ignore[attr-defined]
-        COGS[kind])
+    name = COGS[type(click)]
+    cog: ComponentCog | None = interaction.client.get_cog(name)  # type: ignore[attr-defined]
     if cog is None:
-        raise RuntimeError(f"a {kind} component was clicked but its cog is not loaded")
-    if kind in GUILDLESS:
-        await cog.on_component(interaction, 0, rest, lang)
-        return
-    guild_text, _, what = rest.partition(":")
-    if not guild_text.isdigit() or int(guild_text) != (interaction.guild_id or 0):
-        await say(interaction, t(lang, "click.forged"))
-        return
-    await cog.on_component(interaction, int(guild_text), what, lang)
+        raise RuntimeError(f"a component of {name} was clicked but its cog is not loaded")
+    await cog.on_component(interaction, click, lang_for_locale(interaction.locale))

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.answers import component_values, replace_with, say, send_rendered
+from cogs.community_ids import CommunityId, RulesId
 from cogs.i18n import Lang, choice_key, command_key, lang_for_locale, option_key, t
 from cogs.render_help import help_message
 from cogs.render_rules import INDEX, rules_index, rules_page
@@ -51,11 +52,13 @@ class HelpCog(commands.Cog):
     def __init__(self, bot: ToepBot) -> None:
         self.bot = bot
 
-    async def on_component(self, interaction: discord.Interaction, guild_id: int, what: str,
+    async def on_component(self, interaction: discord.Interaction, click: CommunityId,
                            lang: Lang) -> None:
-        """The rules menu: the chosen topic replaces the reply it sits on."""
+        """The rules menu: the chosen topic replaces the reply it sits on (the
+        gate has checked that the reply is the reader's own)."""
         chosen = component_values(interaction)
-        if what != "pick" or len(chosen) != 1 or chosen[0] not in (INDEX, *TOPICS):
+        if not isinstance(click, RulesId) or len(chosen) != 1 or chosen[0] not in (INDEX,
+                                                                                     *TOPICS):
             await say(interaction, t(lang, "click.forged"))
             return
         await replace_with(interaction, rules_page(chosen[0], lang))

@@ -2,7 +2,9 @@
 
 Every button the bot posts carries one of these, and every click brings one
 back, so `decode` is the border where untrusted text enters: anything that is
-not exactly what `encode` would write is refused with `ForgedId`.
+not exactly what `encode` would write is refused with `ForgedId`. The gate
+(cogs/gate.py) reads every clicked id through it (the community kinds through
+cogs/community_ids.py) before any handler runs.
 """
 
 from __future__ import annotations
@@ -37,11 +39,6 @@ MAX_SEATS = 8
 _CARDS: dict[str, Card] = {card.text: card for card in DECK}
 _TABLE_RE = re.compile(r"(?:0|[1-9][0-9]{0,18})")
 _STAMP_RE = re.compile(r"[0-9A-Za-z]{1,16}")
-
-# Every id that starts with the prefix goes to the table cog (cogs/clicks.py),
-# forged ones too, so a forged click is answered ("not a button of ours")
-# rather than left unacknowledged; `decode` then sorts good from bad.
-TEMPLATE = re.compile(r"toep:(?P<rest>.*)", re.DOTALL)
 
 
 class ForgedId(ValueError):

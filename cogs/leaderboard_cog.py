@@ -9,7 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.answers import replace_with, say, send_rendered
+from cogs.answers import replace_with, send_rendered
+from cogs.community_ids import BoardId
 from cogs.i18n import Lang, command_key, lang_for_locale, t
 from cogs.render_community import MIN_GAMES, PAGE_SIZE, leaderboard_message
 from cogs.render_text import Rendered
@@ -18,8 +19,6 @@ from data import stats
 
 if TYPE_CHECKING:
     from bot import ToepBot
-
-MAX_OFFSET = 10**7
 
 
 @app_commands.command(name="leaderboard",
@@ -45,12 +44,9 @@ class LeaderboardCog(commands.Cog):
                                        offset=offset)
         return leaderboard_message(rows, total, offset, guild_id, lang)
 
-    async def on_component(self, interaction: discord.Interaction, guild_id: int, what: str,
+    async def on_component(self, interaction: discord.Interaction, click: BoardId,
                            lang: Lang) -> None:
-        if not what.isdigit() or int(what) > MAX_OFFSET:
-            await say(interaction, t(lang, "click.forged"))
-            return
-        await replace_with(interaction, await self.page(guild_id, int(what), lang))
+        await replace_with(interaction, await self.page(click.guild_id, click.offset, lang))
 
 
 async def setup(bot: ToepBot) -> None:

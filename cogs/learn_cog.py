@@ -15,13 +15,14 @@ from discord.ext import commands
 
 from cogs.answers import say
 from cogs.buttons import unlistened
+from cogs.community_ids import LearnId
 from cogs.i18n import Lang, command_key, lang_for_locale, t
 from cogs.learn_game import Lesson, LessonRefusal
 from cogs.render_learn import learn_panel
 from cogs.render_refusal import refusal
 from cogs.replies import refusal_text
 from cogs.toep_group import add_to_toep, cog_of, remove_from_toep
-from engine.cards import CardError, parse_card
+from engine.cards import parse_card
 from engine.errors import IllegalEvent
 from tables.errors import Refusal
 
@@ -62,13 +63,9 @@ class LearnCog(commands.Cog):
             self.lessons.popitem(last=False)
         return lesson
 
-    async def on_component(self, interaction: discord.Interaction, guild_id: int, what: str,
+    async def on_component(self, interaction: discord.Interaction, click: LearnId,
                            lang: Lang) -> None:
-        parts = what.split(":")
-        if len(parts) != 4 or not parts[0].isdigit():
-            await say(interaction, t(lang, "click.forged"))
-            return
-        number, verb, arg, stamp = int(parts[0]), parts[1], parts[2], parts[3]
+        number, verb = click.game, click.verb
         user = interaction.user
         lock = self.locks.get(user.id)
         if lock is None:
@@ -89,17 +86,15 @@ class LearnCog(commands.Cog):
                 await interaction.response.edit_message(content=t(lang, "learn.quit"),
                                                         embeds=[], view=None)
                 return
-            note = self._move(lesson, verb, arg, stamp, lang)
+            note = self._move(lesson, verb, click.arg, click.stamp or "", lang)
             panel = learn_panel(lesson, lang, note=note)
             await interaction.response.edit_message(embeds=panel.embeds,
                                                     view=unlistened(panel.view))
 
-    def _move(self, lesson: Lesson, verb: str, arg: str, stamp: str, lang: Lang) -> str | None:
+    def _move(self, lesson: Lesson, verb: str, arg: str | None, stamp: str,
+              lang: Lang) -> str | None:
         """Apply the person's click; a refusal comes back as a note on the panel."""
-        try:
-            card = parse_card(arg) if verb == "play" else None
-        except CardError:
-            return t(lang, "click.forged")
+        card = parse_card(arg) if verb == "play" and arg is not None else None
         names = lesson.game.players
         try:
             lesson.act(verb, card, stamp)

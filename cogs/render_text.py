@@ -23,21 +23,20 @@ from tables.snapshot import TableSnapshot
 
 from .i18n import t
 
+# Discord's limits and clipping live in text_limits; the renderers take them from here.
+from .text_limits import MAX_CONTENT as MAX_CONTENT
+from .text_limits import MAX_DESCRIPTION as MAX_DESCRIPTION
+from .text_limits import MAX_FIELD_VALUE as MAX_FIELD_VALUE
+from .text_limits import MAX_LABEL as MAX_LABEL
+from .text_limits import MAX_NAME, user_text
+from .text_limits import MAX_PER_ROW as MAX_PER_ROW
+from .text_limits import MAX_TITLE as MAX_TITLE
+from .text_limits import clip as clip
+
 log = logging.getLogger(__name__)
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
-# Discord's limits on what a message may hold.
-MAX_CONTENT = 2000
-MAX_TITLE = 256
-MAX_DESCRIPTION = 4096
-MAX_FIELD_NAME = 256
-MAX_FIELD_VALUE = 1024
-MAX_FIELDS = 25
-MAX_EMBED_TOTAL = 6000
-MAX_ROWS = 5
-MAX_PER_ROW = 5
-MAX_LABEL = 80
 
 
 @dataclass(frozen=True)
@@ -47,10 +46,6 @@ class Rendered:
     content: str | None
     embed: discord.Embed | None
     view: discord.ui.View | None
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def timestamp(moment: datetime, style: str = "R") -> str:
@@ -89,10 +84,11 @@ def marks_text(count: int, lang: str) -> str:
 _MEANINGFUL = re.compile(r"([\\`*_~|>#\-\[\]()<@:/])")
 
 
-def plain(name: str) -> str:
+def plain(name: str, limit: int = MAX_NAME) -> str:
     """A name (a person's own text) shown as the characters it is, never as a
-    mention, a time, a link or formatting; on one line."""
-    return _MEANINGFUL.sub(r"\\\1", " ".join(name.split()))
+    mention, a time, a link or formatting; on one line, at most `limit`
+    characters."""
+    return _MEANINGFUL.sub(r"\\\1", user_text(name, limit))
 
 
 def raw_names(snap: TableSnapshot) -> tuple[str, ...]:

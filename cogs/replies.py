@@ -7,7 +7,12 @@ from datetime import datetime
 
 from cogs.i18n import t
 from cogs.render import refusal, timestamp, with_rule
+from cogs.render_text import plain
 from tables.errors import Refusal
+
+# A refusal's parameters that hold a person's own text (a seat's name; a
+# house rule's reason quotes the value given), and how much of it is shown.
+_THEIR_TEXT = {"name": 100, "reason": 300}
 
 # Table refusal keys -> catalog keys.
 _KEYS = {
@@ -51,6 +56,10 @@ def refusal_text(err: Refusal, lang: str, names: Sequence[str] = ()) -> str:
     if err.engine is not None:
         return refusal(err.engine, lang, names)
     params = dict(err.params)
+    for key, limit in _THEIR_TEXT.items():
+        text = params.get(key)
+        if isinstance(text, str):
+            params[key] = plain(text, limit)
     until = params.get("until")
     if isinstance(until, datetime):
         params["until"] = timestamp(until, "f")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cogs.text_limits import user_text
 from engine.rules import RulesError, TableRules
 from tables.errors import Refusal
 
@@ -15,8 +16,11 @@ RULE_OPTIONS = ("limit", "max_stake", "folded_card_wins", "no_toep_past_limit", 
 
 
 def chosen_options(values: Mapping[str, Any]) -> dict[str, Any]:
-    """The options a person gave (0 small players: the ranking off)."""
-    chosen = {k: v for k, v in values.items() if k in RULE_OPTIONS and v is not None}
+    """The options a person gave (0 small players: the ranking off). A text is
+    the person's own (a forged client sends any, of any length): clipped, so a
+    refusal that quotes it stays short; too long to be valid, it stays invalid."""
+    chosen = {k: user_text(v) if isinstance(v, str) else v
+              for k, v in values.items() if k in RULE_OPTIONS and v is not None}
     if chosen.get("small_players") == 0:
         chosen["small_players"] = None
     return chosen

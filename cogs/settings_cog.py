@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.answers import component_values, replace_with, say, send_rendered
+from cogs.community_ids import SettingsId
 from cogs.i18n import Lang, command_key, lang_for_locale, t
 from cogs.ping_settings_cog import set_server_default
 from cogs.render_community import SETTING_OPTIONS, parse_value, settings_message
@@ -55,8 +56,9 @@ class SettingsCog(commands.Cog):
         return settings_message(guild_id, current.language, effective, current.public_rules,
                                 lang, picked, note, limits, ping=ping)
 
-    async def on_component(self, interaction: discord.Interaction, guild_id: int, what: str,
+    async def on_component(self, interaction: discord.Interaction, click: SettingsId,
                            lang: Lang) -> None:
+        guild_id, what = click.guild_id, click.what
         if not interaction.permissions.manage_guild:
             await say(interaction, t(lang, "settings.not_allowed"))
             return
@@ -83,23 +85,20 @@ class SettingsCog(commands.Cog):
         elif what == "reset":
             await guilds.set_public_rules(self.bot.db, guild_id, {})
             note = t(lang, "settings.reset_done")
-        elif what.removeprefix("value:") in LIMIT_OPTIONS:
-            picked = what.removeprefix("value:")
+        elif click.option in LIMIT_OPTIONS:
+            picked = click.option
             if not await self._set_limit(guild_id, picked, values[0] if values else ""):
                 await say(interaction, t(lang, "click.forged"))
                 return
             note = t(lang, "settings.limit_saved")
-        elif what.startswith("value:"):
-            picked = what.removeprefix("value:")
+        elif click.option is not None:
+            picked = click.option
             try:
                 await self._set_rule(guild_id, picked, values[0] if values else "")
             except RulesError as err:
                 await say(interaction, t(lang, "settings.bad_value", reason=str(err)))
                 return
             note = t(lang, "settings.saved")
-        else:
-            await say(interaction, t(lang, "click.forged"))
-            return
         log.info("guild %s: settings changed (%s) by %s", guild_id, what, interaction.user.id)
         await replace_with(interaction, await self._message(guild_id, lang, picked, note))
 

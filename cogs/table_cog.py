@@ -14,7 +14,7 @@ from cogs.answers import component_values
 from cogs.buttons import unlistened
 from cogs.clicks import waited
 from cogs.i18n import Lang, choice_key, command_key, lang_for_locale, option_key, t
-from cogs.ids import MANAGE_VERBS, ButtonId, ForgedId, decode
+from cogs.ids import MANAGE_VERBS, ButtonId
 from cogs.lobby_remove import parse_seat_value
 from cogs.permissions import is_thread, missing_permissions, missing_text
 from cogs.render import hand_panel, names_of
@@ -55,8 +55,11 @@ def _choices(*values: str) -> list[app_commands.Choice[str]]:
 
 
 class TableCog(commands.Cog):
+    # Guild-only, in both of Discord's words (dm_permission, contexts): no
+    # command is offered in a DM; cogs/error_path.py refuses one sent anyway.
     toep = app_commands.Group(name=TOEP, description=_en(command_key(TOEP, "desc")),
-                              guild_only=True)
+                              guild_only=True,
+                              allowed_contexts=app_commands.AppCommandContext(guild=True))
     # Hidden from members without Manage Server (cogs/toep_group.py says why
     # a group of its own); its commands check the permission again when run.
     admin = app_commands.Group(
@@ -186,14 +189,10 @@ class TableCog(commands.Cog):
 
     # --- buttons -------------------------------------------------------------------------
 
-    async def on_button(self, interaction: discord.Interaction, raw: str) -> None:
+    async def on_button(self, interaction: discord.Interaction, button: ButtonId) -> None:
+        """A table button, past the gate (cogs/gate.py): its id read, on the
+        clicked message, of this server's table."""
         lang = lang_for_locale(interaction.locale)
-        try:
-            button = decode(raw)
-        except ForgedId as err:
-            log.info("a forged button id was clicked: %s", err.reason)
-            await self._say(interaction, t(lang, "click.forged"))
-            return
         if button.verb in MANAGE_VERBS:
             await self._manage().on_button(interaction, button, lang)
             return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from cogs import ids
@@ -47,3 +49,13 @@ def _check_select(item: discord.ui.Select[discord.ui.View]) -> None:
     for option in item.options:
         assert 1 <= len(option.label) <= 100 and 1 <= len(option.value) <= 100
         assert len(option.description or "") <= 100
+
+
+def payload_of(rendered: Rendered) -> dict[str, Any]:
+    """A rendered message as the JSON discord.py sends."""
+    body: dict[str, Any] = {"content": rendered.content or ""}
+    if rendered.embed is not None:
+        body["embeds"] = [rendered.embed.to_dict()]
+    if rendered.view is not None:
+        body["components"] = rendered.view.to_components()
+    return body

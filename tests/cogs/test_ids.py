@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import re
 
 import pytest
 from hypothesis import given
@@ -30,7 +29,6 @@ GOOD = [
 def test_round_trip(table: int, verb: str, arg: str | None, stamp: str | None) -> None:
     text = encode(table, verb, arg, stamp)
     assert len(text) <= 100
-    assert ids.TEMPLATE.fullmatch(text)
     assert decode(text) == ids.ButtonId(table, verb, arg, stamp)
 
 
@@ -91,9 +89,3 @@ def test_decode_near_misses(parts: list[str]) -> None:
         return
     assert button.encode() == text
 
-
-def test_template_matches_every_prefixed_id() -> None:
-    # The table cog takes every toep: id (cogs/clicks.py), forged ones too, to answer them.
-    assert ids.TEMPLATE.fullmatch("toep:x:y\nz")
-    assert not ids.TEMPLATE.fullmatch("other:1:join")
-    assert isinstance(ids.TEMPLATE, re.Pattern)

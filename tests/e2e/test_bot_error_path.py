@@ -29,6 +29,7 @@ from tests.e2e.toep_world import (
     careful,
     open_private_table,
     open_world,
+    original,
     panel_button,
     reply,
     start,
@@ -170,10 +171,11 @@ async def test_community_commands_and_their_buttons_answer_an_error_too(
         assert reply(res) == t("nl", "community.error")
         assert "/toep stats" in _take_errors(world, "database is locked")[0]
 
-        await open_private_table(world)  # a message to click a leaderboard page on
+        board = original(await world.slash("anna", "toep leaderboard"))
         count = _fail_once(stats.leaderboard_count, locked)
         monkeypatch.setattr(stats, "leaderboard_count", count)
-        res = await world.forge_click("anna", f"toepboard:{world.guild.id}:0")
+        # A page button on anna's own leaderboard (an empty one shows none).
+        res = await world.forge_click("anna", f"toepboard:{world.guild.id}:0", board)
         assert reply(res) == t("nl", "community.error")
         _take_errors(world, "database is locked")
 

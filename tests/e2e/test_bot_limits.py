@@ -112,8 +112,8 @@ async def test_an_admin_changes_a_limit(tmp_path: Path, locale: str, lang: str) 
         assert t(lang, "settings.limit.max_tables", value=2) in panel.text
         assert (await guilds.get_limits(world.bot.db, guild)).tables == 2
         # a value the menu does not offer is refused and changes nothing
-        await world.fake.click(anna, panel, f"toepset:{guild}:value:max_tables",
-                               values=["0"], locale=locale)
+        await world.fake.forge_click(anna, panel, f"toepset:{guild}:value:max_tables",
+                                     values=["0"], component_type=3, locale=locale)
         assert (await guilds.get_limits(world.bot.db, guild)).tables == 2
         # members see it at once
         await _new(world, "anna", rooms[0], locale)

@@ -65,7 +65,8 @@ async def test_a_member_chooses_and_the_server_sets_the_default(tmp_path: Path,
         assert t(lang, "settings.ping.default_line", choice=always) in panel.text
         assert await ping_settings.guild_default(db, guild) is PingChoice.ALWAYS
         # A value no select offers, or a click without the permission: nothing changes.
-        forged = await world.fake.click(anna, panel, custom_id, values=["sometimes"])
+        forged = await world.fake.forge_click(anna, panel, custom_id, values=["sometimes"],
+                                              component_type=3)
         assert original(forged).text == t(lang, "click.forged")
         refused = await world.fake.click(anna, panel, custom_id, values=["never"],
                                          permissions=0)

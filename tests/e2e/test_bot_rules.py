@@ -61,8 +61,8 @@ async def test_rules_without_a_topic_is_an_index_with_a_menu(
         with pytest.raises(CommandError):
             await world.fake.click(world.people["bram"], reply, RULES_PICK, values=["cards"])
         # a value the menu never offered changes nothing
-        forged = await world.fake.click(world.people["anna"], reply, RULES_PICK,
-                                        values=["R99"], locale=locale)
+        forged = await world.fake.forge_click(world.people["anna"], reply, RULES_PICK,
+                                              values=["R99"], component_type=3, locale=locale)
         assert original(forged).text == t(lang, "click.forged")
         assert reply.text.startswith(t(lang, "rules.index.head", count=len(TOPICS)))
 

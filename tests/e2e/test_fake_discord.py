@@ -571,6 +571,24 @@ def test_who_may_see_a_command_is_set_on_a_top_level_command_only() -> None:
         "toep end: dm_permission is only allowed on a top-level command"]
     assert command_problems([{**group, "default_member_permissions": "manage"}]) == [
         "toep: default_member_permissions must be a permission bit set"]
+    assert command_problems([{**group, "contexts": [0]}]) == []
+    assert command_problems([{**group, "contexts": [0, 5]}]) == [
+        "toep: contexts must be among 0, 1, 2"]
+
+
+def test_an_options_choices_are_held_to_discords_limits() -> None:
+    """At most 25 choices; a name of 1-100 characters, a text value of at most 100."""
+    def option(*choices: dict[str, str]) -> list[dict[str, object]]:
+        return [{"name": "toep", "description": "Toep", "options": [
+            {"name": "topic", "description": "Topic", "type": 3, "choices": list(choices)}]}]
+
+    fine = {"name": "The cards", "value": "cards"}
+    assert command_problems(option(fine)) == []
+    assert command_problems(option(*[fine] * 26)) == ["toep topic: 26 choices, at most 25"]
+    assert command_problems(option({"name": "n" * 101, "value": "v"})) == [
+        f"toep topic: choice {'n' * 101!r}: name 1-100 characters, a text value at most 100"]
+    assert command_problems(option({"name": "n", "value": "v" * 101})) == [
+        "toep topic: choice 'n': name 1-100 characters, a text value at most 100"]
 
 
 def test_embeds_buttons_and_select_menus_are_held_to_discords_limits() -> None:
@@ -603,6 +621,21 @@ def test_embeds_buttons_and_select_menus_are_held_to_discords_limits() -> None:
     greedy = {**select, "max_values": 2}
     assert problems(components=[{"type": 1, "components": [greedy]}]) == [
         "select menu min_values 1 / max_values 2 out of range"]
+    assert problems(content="c" * 2001) == ["content: 2001 characters, at most 2000"]
+    long_id = {**button, "custom_id": "i" * 101}
+    assert problems(components=[{"type": 1, "components": [long_id]}]) == [
+        f"custom_id {'i' * 101!r}: 1-100 characters"]
+    wordy = {**select, "placeholder": "p" * 151,
+             "options": [{"label": "l" * 101, "value": "1", "description": "d" * 101}]}
+    assert problems(components=[{"type": 1, "components": [wordy]}]) == [
+        f"select option {'l' * 101!r}: label and value 1-100 characters",
+        f"select option {'l' * 101!r}: description at most 100 characters",
+        "select menu placeholder: at most 150 characters"]
+    assert problems(content="x", attachments=[{"id": 0, "description": "a" * 1025}]) == [
+        "attachment description: 1025 characters, at most 1024"]
+    text = {"type": 10, "content": "t" * 2001}
+    assert problems(flags=1 << 15, components=[text, text]) == [
+        "text displays: 4002 characters in all, at most 4000"]
 
 
 def test_a_command_with_default_permissions_is_shown_only_to_members_holding_them() -> None:

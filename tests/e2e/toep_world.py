@@ -270,8 +270,10 @@ class World:
 
     async def forge_click(self, who: str, custom_id: str,
                           message: Message | None = None) -> InteractionResult:
-        """A click with a custom_id no button of ours carries (a forged client):
-        sent from a copy of the table message that shows one such button."""
+        """A click with a custom_id no button of ours carries (a forged client),
+        sent from a copy of the table message (or `message`) that shows it: past
+        the gate's first check (cogs/gate.py), to try what lies behind it. A
+        click from the real message is `fake.forge_click`."""
         source = message or self.table_message()
         forged = dataclasses.replace(source, components=[{"type": 1, "components": [
             {"type": 2, "style": 2, "label": "?", "custom_id": custom_id}]}])

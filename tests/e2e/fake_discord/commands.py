@@ -100,6 +100,22 @@ def _problems(item: Json, where: str, *, chat: bool) -> list[str]:
         inner = f"{where} {option.get('name')}"
         problems += _nested_problems(option, inner)
         problems += _problems(option, inner, chat=True)
+    problems += _choice_problems(item.get("choices") or [], where)
+    contexts = item.get("contexts")
+    if contexts is not None and not set(contexts) <= {0, 1, 2}:
+        problems.append(f"{where}: contexts must be among 0, 1, 2")
+    return problems
+
+
+def _choice_problems(choices: list[Json], where: str) -> list[str]:
+    """At most 25 choices, each named in 1-100 characters, a text value at most 100."""
+    problems = [f"{where}: {len(choices)} choices, at most 25"] if len(choices) > 25 else []
+    for choice in choices:
+        value = choice.get("value")
+        if not 1 <= len(str(choice.get("name") or "")) <= 100 or (
+                isinstance(value, str) and len(value) > 100):
+            problems.append(f"{where}: choice {choice.get('name')!r}: name 1-100 characters, "
+                            "a text value at most 100")
     return problems
 
 

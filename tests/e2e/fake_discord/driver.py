@@ -15,8 +15,15 @@ from .components import find_button, find_component
 from .controls import FaultControls
 from .core import Core, Settings
 from .faults import Faults
+from .forgery import Forgery
 from .gateway import Connection, Gateway
-from .interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT, new_record
+from .interactions import (
+    APPLICATION_COMMAND,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    InteractionRecord,
+    new_record,
+)
 from .models import DEFAULT_EVERYONE, Channel, Edit, Guild, Json, Member, Message, Role, User
 from .options import CommandError, command_data, find_command
 from .ratelimit import RateLimitConfig, RateLimiter
@@ -32,8 +39,9 @@ UserRef = User | int
 ChannelRef = Channel | int
 
 
-class FakeDiscord(FaultControls):
-    """Faults to inject (gateway drops, storms, deleted channels...) are in controls.py."""
+class FakeDiscord(FaultControls, Forgery):
+    """Faults to inject (gateway drops, storms, deleted channels...) are in controls.py;
+    what a modified client sends (forged ids, DMs) in forgery.py."""
 
     def __init__(
         self,
@@ -84,6 +92,7 @@ class FakeDiscord(FaultControls):
         self._tls = make_tls()
         self._server = Server(self._core, self.gateway, self._tls.server)
         self._tasks: set[asyncio.Task[None]] = set()
+        self.dm_channels: dict[int, int] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -273,6 +282,7 @@ class FakeDiscord(FaultControls):
             raise CommandError(f"message {msg.id} has no enabled component {custom_id!r}")
         data: Json = {"custom_id": custom_id, "component_type": component["type"]}
         if values is not None:
+            _check_values(component, values)
             data["values"] = values
         return await self._interact(
             MESSAGE_COMPONENT,
@@ -322,7 +332,7 @@ class FakeDiscord(FaultControls):
     ) -> InteractionResult:
         if not self.gateway.live_sessions(guild.id):
             raise RuntimeError("no bot is connected to the fake gateway on the guild's shard")
-        record = new_record(
+        return await self._send(new_record(
             interaction_id=self.store.ids.next(),
             kind=kind,
             user=user,
@@ -335,7 +345,10 @@ class FakeDiscord(FaultControls):
             attachment_size_limit=self.settings.attachment_size_limit,
             message=message,
             permissions=permissions,
-        )
+        ))
+
+    async def _send(self, record: InteractionRecord) -> InteractionResult:
+        """Dispatch an interaction to the bot; returns once acknowledged or too late."""
         self.store.interactions[record.id] = record
         self.store.by_token[record.token] = record
         record.asked = time.monotonic()
@@ -421,6 +434,17 @@ class FakeDiscord(FaultControls):
     async def request_reconnect(self) -> None:
         """Send op 7 RECONNECT; discord.py reconnects and RESUMEs."""
         await self.gateway.request_reconnect()
+
+
+def _check_values(component: Json, values: list[str]) -> None:
+    """What Discord's client lets a person choose: only a select's own options,
+    as many as it asks for (forgery.py sends anything)."""
+    if component.get("type") != 3:
+        raise CommandError(f"component {component.get('custom_id')!r} is no string select")
+    offered = {str(o.get("value")) for o in component.get("options") or []}
+    low, high = int(component.get("min_values", 1)), int(component.get("max_values", 1))
+    if not set(values) <= offered or not low <= len(values) <= high:
+        raise CommandError(f"the select offers {sorted(offered)} ({low}-{high}), not {values}")
 
 
 def _filled(modal: Json, values: Mapping[str, str]) -> list[Json]:

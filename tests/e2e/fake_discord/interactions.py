@@ -93,13 +93,53 @@ def new_record(
     )
 
 
+def new_dm_record(
+    *,
+    interaction_id: int,
+    kind: int,
+    user: User,
+    channel_id: int,
+    data: Json,
+    app_id: int,
+    locale: str,
+    attachment_size_limit: int,
+) -> InteractionRecord:
+    """An interaction from the user's DM with the bot: no guild, no member,
+    the user itself; context 1 (BOT_DM), as Discord sends it."""
+    token = "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48)
+    payload: Json = {
+        "id": str(interaction_id),
+        "application_id": str(app_id),
+        "type": kind,
+        "data": data,
+        "channel_id": str(channel_id),
+        "channel": {"id": str(channel_id), "type": 1, "flags": 0,
+                    "recipients": [user.payload()], "last_message_id": None},
+        "user": user.payload(),
+        "token": token,
+        "version": 1,
+        "app_permissions": str(DM_APP_PERMISSIONS),
+        "locale": locale,
+        "entitlements": [],
+        "authorizing_integration_owners": {"0": str(user.id)},
+        "context": 1,
+        "attachment_size_limit": attachment_size_limit,
+    }
+    return InteractionRecord(id=interaction_id, token=token, type=kind, user=user,
+                             channel_id=channel_id, guild_id=None, payload=payload)
+
+
+# What a bot may do in a DM: view, send, embed links, attach files, read history.
+DM_APP_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16)
+
+
 def interaction_metadata(record: InteractionRecord) -> Json:
     """The `interaction_metadata` Discord attaches to a response message."""
     meta: Json = {
         "id": str(record.id),
         "type": record.type,
         "user": record.user.payload(),
-        "authorizing_integration_owners": {"0": str(record.guild_id)},
+        "authorizing_integration_owners": {"0": str(record.guild_id or record.user.id)},
     }
     if record.type == APPLICATION_COMMAND:
         meta["name"] = record.payload["data"]["name"]

@@ -9,6 +9,8 @@ _EMBED_LIMITS = {"title": 256, "description": 4096}
 _V1_TOP_LEVEL = {1}
 _V2_TOP_LEVEL = {1, 9, 10, 12, 13, 14, 17}
 _INTERACTIVE = {2, 3, 4, 5, 6, 7, 8}
+MAX_ALT_TEXT = 1024  # an attachment's description
+MAX_V2_TEXT = 4000  # the text displays of one message, together
 
 
 def message_problems(body: Json, *, creating: bool, has_files: bool) -> list[str]:
@@ -21,10 +23,18 @@ def message_problems(body: Json, *, creating: bool, has_files: bool) -> list[str
     if len(content) > 2000:
         problems.append(f"content: {len(content)} characters, at most 2000")
     problems += _embed_problems(embeds)
+    for entry in body.get("attachments") or []:
+        alt = str(entry.get("description") or "")
+        if len(alt) > MAX_ALT_TEXT:
+            problems.append(f"attachment description: {len(alt)} characters, at most 1024")
     if flags & COMPONENTS_V2:
         if content or embeds:
             problems.append("content and embeds cannot be used with IS_COMPONENTS_V2")
         problems += _component_problems(components, _V2_TOP_LEVEL, max_total=40)
+        shown = sum(len(str(c.get("content") or "")) for c in iter_components(components)
+                    if c.get("type") == 10)
+        if shown > MAX_V2_TEXT:
+            problems.append(f"text displays: {shown} characters in all, at most 4000")
     else:
         problems += _component_problems(components, _V1_TOP_LEVEL, max_total=25)
         if len(components) > 5:

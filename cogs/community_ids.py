@@ -1,0 +1,131 @@
+"""The custom_ids of the community components, read strictly: the leaderboard's
+pages, the settings message, the bans list, the practice game and the rules
+menu.
+
+  toepboard:<guild>:<offset>                       a leaderboard page
+  toepset:<guild>:lang|pick|reset|ping             the settings message
+  toepset:<guild>:value:<option>                   a value of one house rule or limit
+  toepban:<guild>:<user>                           lift a ban
+  toeplearn:<game>:<verb>:<arg|->:<stamp|->        the practice game
+  toeprules:pick                                   the rules menu (any server's)
+
+The renderers write them (cogs/render_community.py, cogs/render_learn.py);
+`read` is the one place a clicked one is taken apart (cogs/ids.py hands it
+here), and it refuses anything they would not write: numbers are ASCII digits
+of a bounded length (`str.isdigit` also takes "²", which `int` refuses), every
+word is one of a known few.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.cards import DECK
+from engine.rules import SPECS
+
+from .ids import GAME_VERBS, ForgedId
+from .render_limits import LIMIT_OPTIONS
+
+KINDS = ("toepboard", "toepset", "toepban", "toeplearn", "toeprules")
+MAX_OFFSET = 10**7  # leaderboard rows: far past any server's
+SETTINGS = frozenset({"lang", "pick", "reset", "ping"})
+# The house rules an admin sets for public tables (the public clock stays),
+# and the server's fair limits per member.
+SETTING_OPTIONS = frozenset(name for name in SPECS if name != "clock") | frozenset(LIMIT_OPTIONS)
+LEARN_VERBS = GAME_VERBS | {"new", "quit"}
+_CARDS = frozenset(card.text for card in DECK)
+# A snowflake: at most 20 ASCII digits, no leading zero (Discord's ids are
+# below 2**64).
+_SNOWFLAKE = re.compile(r"[1-9][0-9]{0,19}")
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,18}")
+_STAMP = re.compile(r"[0-9A-Za-z]{1,16}")
+
+
+@dataclass(frozen=True)
+class BoardId:
+    guild_id: int
+    offset: int
+
+
+@dataclass(frozen=True)
+class SettingsId:
+    guild_id: int
+    what: str  # lang, pick, reset or value
+    option: str | None = None  # the house rule of `value`
+
+
+@dataclass(frozen=True)
+class BanId:
+    guild_id: int
+    user_id: int
+
+
+@dataclass(frozen=True)
+class LearnId:
+    game: int
+    verb: str
+    arg: str | None
+    stamp: str | None
+
+
+@dataclass(frozen=True)
+class RulesId:
+    """The rules menu: the topic is the menu's value, the reply the reader's own."""
+
+
+CommunityId = BoardId | SettingsId | BanId | LearnId | RulesId
+
+
+def read(kind: str, rest: str) -> CommunityId:
+    """The component behind `<kind>:<rest>`, or ForgedId with the reason."""
+    parts = rest.split(":")
+    if kind == "toeplearn":
+        return _learn(parts)
+    if kind == "toeprules":
+        if parts != ["pick"]:
+            raise ForgedId("not a toeprules id")
+        return RulesId()
+    guild_id = snowflake(parts[0])
+    if kind == "toepboard" and len(parts) == 2:
+        offset = number(parts[1])
+        if offset > MAX_OFFSET:
+            raise ForgedId("offset too large")
+        return BoardId(guild_id, offset)
+    if kind == "toepban" and len(parts) == 2:
+        return BanId(guild_id, snowflake(parts[1]))
+    if kind == "toepset":
+        if len(parts) == 2 and parts[1] in SETTINGS:
+            return SettingsId(guild_id, parts[1])
+        if len(parts) == 3 and parts[1] == "value" and parts[2] in SETTING_OPTIONS:
+            return SettingsId(guild_id, "value", parts[2])
+    raise ForgedId(f"not a {kind} id")
+
+
+def _learn(parts: list[str]) -> LearnId:
+    if len(parts) != 4:
+        raise ForgedId("not a toeplearn id")
+    game, verb, arg, stamp = parts
+    if verb not in LEARN_VERBS:
+        raise ForgedId("unknown verb")
+    if not (arg in _CARDS if verb == "play" else arg == "-"):
+        raise ForgedId("bad argument")
+    # A move answers one moment (its stamp); "new" and "quit" answer none.
+    if not (_STAMP.fullmatch(stamp) if verb in GAME_VERBS else stamp == "-"):
+        raise ForgedId("bad stamp")
+    return LearnId(number(game), verb, None if arg == "-" else arg,
+                   None if stamp == "-" else stamp)
+
+
+def snowflake(text: str) -> int:
+    """A Discord id written in ASCII digits; ForgedId otherwise."""
+    if not _SNOWFLAKE.fullmatch(text) or int(text) >= 2**64:
+        raise ForgedId("bad id")
+    return int(text)
+
+
+def number(text: str) -> int:
+    """A count (0 up) in ASCII digits, no leading zero; ForgedId otherwise."""
+    if not _NUMBER.fullmatch(text):
+        raise ForgedId("bad number")
+    return int(text)
