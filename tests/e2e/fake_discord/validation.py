@@ -36,7 +36,8 @@ def message_problems(body: Json, *, creating: bool, has_files: bool) -> list[str
         if shown > MAX_V2_TEXT:
             problems.append(f"text displays: {shown} characters in all, at most 4000")
     else:
-        problems += _component_problems(components, _V1_TOP_LEVEL, max_total=25)
+        # Five rows of five: the rows themselves are not counted here (v2's 40 counts all).
+        problems += _component_problems(components, _V1_TOP_LEVEL, max_total=25, rows_count=False)
         if len(components) > 5:
             problems.append(f"components: {len(components)} action rows, at most 5")
     empty = not (content or embeds or components or has_files or body.get("sticker_ids"))
@@ -74,7 +75,8 @@ def _embed_problems(embeds: list[Json]) -> list[str]:
     return problems
 
 
-def _component_problems(components: list[Json], top_level: set[int], max_total: int) -> list[str]:
+def _component_problems(components: list[Json], top_level: set[int], max_total: int,
+                        rows_count: bool = True) -> list[str]:
     problems: list[str] = []
     for top in components:
         if top.get("type") not in top_level:
@@ -82,8 +84,9 @@ def _component_problems(components: list[Json], top_level: set[int], max_total: 
         if top.get("type") == 1:
             problems += _row_problems(top)
     everything = list(iter_components(components))
-    if len(everything) > max_total:
-        problems.append(f"components: {len(everything)} in total, at most {max_total}")
+    counted = [c for c in everything if rows_count or c.get("type") != 1]
+    if len(counted) > max_total:
+        problems.append(f"components: {len(counted)} in total, at most {max_total}")
     seen: set[str] = set()
     for component in everything:
         problems += _single_problems(component)
