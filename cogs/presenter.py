@@ -34,6 +34,7 @@ import aiohttp
 import discord
 
 from cogs.buttons import unlistened
+from cogs.edit_backoff import Backoff, Lane, discord_trouble, retry_delay
 from cogs.i18n import Lang, lang_for_locale
 from cogs.permissions import lost_reason
 from cogs.render import (
@@ -48,17 +49,15 @@ from cogs.render import (
 from cogs.slate_picture import round_picture, standings_picture
 from data import games, guilds
 from data.db import Database
-from data.sql import OUTAGE_ERRORS
 from engine.events import Happening
 from tables.clock import ClockSource, SystemClock, Timer
-from tables.load import EDIT_INTERVAL, Level, LoadGauge
+from tables.load import Level, LoadGauge
 from tables.log_safe import log_failure
-from tables.snapshot import SeatUpdate, Status, TableSnapshot
+from tables.snapshot import SeatUpdate, Status, TableSnapshot, drawn_at
 from tables.table import Table
 
 log = logging.getLogger(__name__)
 
-RETRY_MAX = 30.0  # seconds: the longest wait before trying a failed update again
 PANEL_LIFETIME = timedelta(minutes=14, seconds=30)  # tokens last 15 minutes
 PANEL_WARNING = timedelta(minutes=3)  # a panel says this long before that it will stop
 # Past capacity a panel whose person has nothing to do is refreshed at most this
@@ -68,6 +67,9 @@ _EXPIRED = ":expired"
 REPOST_AFTER = timedelta(minutes=55)  # before Discord's hour of edits runs out
 REPOST_COOLDOWN = timedelta(seconds=10)  # /toep table again within this: no new message
 TOO_OLD_TO_EDIT = 30046  # Discord: a message older than an hour takes no more edits
+# An edit that took longer than this to land (discord.py waited out a rate
+# limit, or tried a 502 again) starts its clock from when it landed.
+LANDED_LATE = 2.0
 
 
 @dataclass
@@ -82,19 +84,6 @@ class Panel:
     owed: bool = False  # the person clicked on it: the result shows, whatever the load
     refreshed: datetime | None = None  # when it was last sent or edited (None: `opened`)
     thinking: bool = False  # answered "thinking" and not yet edited into the panel
-
-
-@dataclass
-class Lane:
-    """One kind of update of a table (its message, its panels): the newest
-    state shown at most once per EDIT_INTERVAL, tried again after a failure."""
-
-    dirty: bool = False
-    task: asyncio.Task[None] | None = None
-    next_at: float = 0.0  # loop time before which it does not try
-    failures: int = 0
-    interval: Callable[[], float] = field(default=lambda: EDIT_INTERVAL)  # between updates
-    urgent: bool = False  # past capacity it goes before others (tables/slots.py)
 
 
 @dataclass
@@ -145,6 +134,7 @@ class Presenter:
         # draws nearly as many pictures a second on two cores.
         self._pictures = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toep-pictures")
         self._deleting: set[asyncio.Task[None]] = set()  # "thinking" answers let go of
+        self.backoff = Backoff()  # failed updates tried again (cogs/edit_backoff.py)
 
     # --- the listener ------------------------------------------------------------------
 
@@ -213,7 +203,7 @@ class Presenter:
         """Show the newest state until nothing is left to show; a closed
         table's last state shown, the presenter forgets it."""
         try:
-            await self._run_lane(lane, work)
+            await self._run_lane(shown, lane, work)
         finally:
             self._forget_if_done(shown)
 
@@ -232,34 +222,42 @@ class Presenter:
         if self.shown.get(snap.table_id) is shown:
             del self.shown[snap.table_id]
 
-    async def _run_lane(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
+    async def _run_lane(self, shown: Shown, lane: Lane,
+                        work: Callable[[], Awaitable[None]]) -> None:
         loop = asyncio.get_running_loop()
         while lane.dirty:
             wait = lane.next_at - loop.time()
             if wait > 0:
-                await asyncio.sleep(wait)
+                await lane.pause(wait)  # cut short once Discord answers again
             lane.dirty = False
             if self.client.is_closed():
+                self.backoff.forget(lane)
                 return  # shutting down: the restart shows the table from its saved state
             try:
                 async with self.load.slots.hold(lane.urgent):  # past capacity, in turn
                     await work()
                 lane.failures = 0
                 delay = None
+                self.backoff.succeeded(lane, (shown.message_lane, shown.panel_lane))
             except Exception as err:
                 delay = retry_delay(err, lane.failures)
                 if delay is None:
+                    self.backoff.forget(lane)
                     _log_refused(err)
                 elif self.closing:
+                    self.backoff.forget(lane)
                     return
                 else:
                     lane.failures += 1
                     lane.dirty = True  # the newest state, tried again
+                    if discord_trouble(err):  # probed: tried early once Discord answers
+                        self.backoff.failed(lane)
                     log.warning("showing a table failed (%s); trying again in %.1f s",
                                 err, delay)
             # Counted from when the edit landed: one held up by a rate limit
             # is not followed at once by the next.
-            lane.next_at = loop.time() + (lane.interval() if delay is None else delay)
+            lane.tried_at = loop.time()
+            lane.next_at = lane.tried_at + (lane.interval() if delay is None else delay)
 
     async def _show_and_ping(self, table_id: int, shown: Shown) -> None:
         async with shown.showing:  # the lane's work and a due repost, one after the other
@@ -309,6 +307,7 @@ class Presenter:
                 lane.task.cancel()
         await asyncio.gather(*(lane.task for lane in self._lanes() if lane.task is not None),
                              *self._deleting, return_exceptions=True)
+        self.backoff.close()
         self._pictures.shutdown(wait=False, cancel_futures=True)
 
     # --- the table message ---------------------------------------------------------------
@@ -367,9 +366,31 @@ class Presenter:
                             description=picture.text[:1000]), key
 
     async def _show_table(self, table_id: int, shown: Shown, snap: TableSnapshot) -> None:
+        """Edit (or post) the table message. A decision's clock waits for it:
+        it starts as the message showing it lands, and waits again, keeping
+        its time, while Discord fails the edits (tables/timekeeper.py)."""
+        table = shown.table
+        try:
+            snap, drawn, took = await self._put_table(table_id, shown, snap)
+        except Exception as err:
+            if discord_trouble(err) and table is not None:
+                table.show_failed()
+            raise
+        if table is not None:
+            # Held up (discord.py waited out a rate limit, tried a 502 again):
+            # its clock counts from now, and the deadline shown is put right.
+            late = took > LANDED_LATE
+            table.shown(_moment(snap), self.now() if late else drawn, late)
+
+    async def _put_table(self, table_id: int, shown: Shown,
+                         snap: TableSnapshot) -> tuple[TableSnapshot, datetime, float]:
+        """The table message edited, or posted anew; what it shows, when that
+        was drawn, and how many seconds the request took."""
         lang = await self.table_lang(snap.guild_id)
-        rendered = self.render_table(snap, lang)
         picture = await self._picture(shown, snap, lang)
+        drawn, began = self.now(), asyncio.get_running_loop().time()
+        snap = drawn_at(snap, drawn)
+        rendered = self.render_table(snap, lang)
         files = [picture[0]] if picture is not None else []
         channel = self.client.get_partial_messageable(snap.channel_id)
         stale = shown.repost or (
@@ -381,7 +402,7 @@ class Presenter:
                     attachments=files or discord.utils.MISSING)
                 shown.edits += 1
                 shown.picture_key = picture[1] if picture else shown.picture_key
-                return
+                return snap, drawn, asyncio.get_running_loop().time() - began
             except discord.NotFound:
                 log.info("table %s: its message is gone; posting it anew", table_id)
             except discord.HTTPException as err:
@@ -401,7 +422,9 @@ class Presenter:
         shown.repost = False
         shown.picture_key = picture[1] if picture else shown.picture_key
         shown.ping_key = ""  # a standing ping goes below the new message, with its link
+        took = asyncio.get_running_loop().time() - began
         await self._save_ids(table_id, shown)
+        return snap, drawn, took
 
     async def _save_ids(self, table_id: int, shown: Shown) -> None:
         """The table message and the standing ping, as a restart finds them:
@@ -666,18 +689,3 @@ def _log_refused(err: Exception) -> None:
         log.warning("Discord refused an update: %s %s", err.status, err.text)
     else:
         log_failure(log, logging.ERROR, "showing a table failed", error=err)
-
-
-def retry_delay(err: Exception, failures: int) -> float | None:
-    """Seconds to wait before trying an update again after `err`; None when
-    trying again cannot help (a refusal: the channel is gone, a bad body)."""
-    backoff = min(RETRY_MAX, EDIT_INTERVAL * 2.0 ** failures)
-    if isinstance(err, discord.RateLimited):
-        return max(err.retry_after, EDIT_INTERVAL)
-    if isinstance(err, discord.HTTPException):
-        return backoff if err.status == 429 or err.status >= 500 else None
-    if isinstance(err, OSError | aiohttp.ClientError | asyncio.TimeoutError):
-        return backoff  # the network
-    if isinstance(err, OUTAGE_ERRORS):
-        return backoff  # the database locked for a moment, the disk full, gone away
-    return None

@@ -32,6 +32,7 @@ class FakeTable:
         self.seconds: float | None = 20
         self.said: list[str] = []
         self.clicks_waiting = 0
+        self.event_count = 1
 
     def decision_seconds(self) -> float | None:
         return self.seconds
@@ -158,3 +159,70 @@ async def test_an_idle_table_ends_and_a_lobby_times_out(clock: FakeClock) -> Non
     assert lobby.said == []
     await clock.advance(1)
     assert lobby.said == ["cancel lobby_timeout"]
+
+
+# --- a clock waits for the table message (a REST outage) ------------------------------
+
+
+def _showing(table: FakeTable, clock: FakeClock) -> Timekeeper:
+    return Timekeeper(table, 1, clock, CONFIG, clock.now(), shows=True)
+
+
+async def test_a_clock_starts_only_once_the_message_showing_it_lands(clock: FakeClock) -> None:
+    table = FakeTable()
+    keeper = _showing(table, clock)
+    keeper.decision_changed()
+    assert keeper.clocks.held == 20
+    await clock.advance(60)  # the message never landed: no clock runs out
+    assert table.said == []
+    keeper.shown(0, clock.now())  # a message of an earlier moment starts nothing
+    await clock.advance(60)
+    assert table.said == []
+    drawn = clock.now()
+    await clock.advance(1)  # drawn, then a second on its way
+    assert not keeper.shown(1, drawn)  # it showed `drawn` + 20 s: that is the deadline
+    assert keeper.clocks.deadline == drawn + timedelta(seconds=20)
+    await clock.advance(18.9)
+    assert table.said == []
+    await clock.advance(0.2)
+    assert table.said == ["time ran out at 1"]
+
+
+async def test_a_clock_waits_with_its_time_left_while_edits_fail(clock: FakeClock) -> None:
+    table = FakeTable()
+    keeper = _showing(table, clock)
+    keeper.decision_changed()
+    keeper.shown(1, clock.now())
+    await clock.advance(12)
+    keeper.show_failed()  # Discord answers 503 to the edits
+    assert keeper.unshown and keeper.clocks.held == pytest.approx(8)
+    await clock.advance(120)
+    assert table.said == []
+    keeper.show_failed()  # failing again changes nothing
+    assert keeper.clocks.held == pytest.approx(8)
+    assert not keeper.shown(1, clock.now())
+    assert table.said == ["wake"]  # the computers, who waited too, go on
+    await clock.advance(7.9)
+    assert table.said == ["wake"]
+    await clock.advance(0.2)
+    assert table.said == ["wake", "time ran out at 1"]
+
+
+async def test_a_message_that_landed_late_starts_the_clock_from_then(clock: FakeClock) -> None:
+    table = FakeTable()
+    keeper = _showing(table, clock)
+    keeper.decision_changed()
+    drawn = clock.now()
+    await clock.advance(5)
+    assert keeper.shown(1, clock.now(), late=True)  # shown again: the deadline moved on
+    assert keeper.clocks.deadline == drawn + timedelta(seconds=25)
+
+
+async def test_without_a_presenter_nothing_waits_to_be_shown(clock: FakeClock) -> None:
+    table = FakeTable()
+    keeper = _keeper(table, clock)
+    keeper.decision_changed()
+    keeper.show_failed()
+    assert keeper.clocks.held is None and not keeper.unshown
+    await clock.advance(20)
+    assert table.said == ["time ran out at 1"]
