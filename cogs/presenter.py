@@ -30,12 +30,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-import aiohttp
 import discord
 
 from cogs.buttons import unlistened
 from cogs.edit_backoff import Backoff, Lane, discord_trouble, retry_delay
 from cogs.i18n import Lang, lang_for_locale
+from cogs.panels import (
+    PANEL_LIFETIME,
+    PANEL_WARNING,
+    HandPanels,
+    moment,
+    panel_key,
+)
 from cogs.permissions import lost_reason
 from cogs.render import (
     Rendered,
@@ -58,8 +64,6 @@ from tables.table import Table
 
 log = logging.getLogger(__name__)
 
-PANEL_LIFETIME = timedelta(minutes=14, seconds=30)  # tokens last 15 minutes
-PANEL_WARNING = timedelta(minutes=3)  # a panel says this long before that it will stop
 # Past capacity a panel whose person has nothing to do is refreshed at most this
 # often (not frozen: the game it follows still moves on it, only less often).
 IDLE_PANEL_GAP = timedelta(seconds=5)
@@ -70,20 +74,6 @@ TOO_OLD_TO_EDIT = 30046  # Discord: a message older than an hour takes no more e
 # An edit that took longer than this to land (discord.py waited out a rate
 # limit, or tried a 502 again) starts its clock from when it landed.
 LANDED_LATE = 2.0
-
-
-@dataclass
-class Panel:
-    """A person's hand panel: the interaction whose token edits it."""
-
-    interaction: discord.Interaction
-    lang: Lang
-    opened: datetime
-    shown: str = ""  # the key of what it shows
-    seen: int = -1  # the table's event count when what it shows was taken
-    owed: bool = False  # the person clicked on it: the result shows, whatever the load
-    refreshed: datetime | None = None  # when it was last sent or edited (None: `opened`)
-    thinking: bool = False  # answered "thinking" and not yet edited into the panel
 
 
 @dataclass
@@ -122,7 +112,9 @@ class Presenter:
         self.load.on_level = self._load_changed
         self.now = self.clock.now
         self.shown: dict[int, Shown] = {}
-        self.panels: dict[tuple[int, int], Panel] = {}
+        # The hand panels to keep up to date, saved for a restart (cogs/panels.py).
+        self.hand = HandPanels(client, db, self.now)
+        self.panels = self.hand.open
         self._langs: dict[int, Lang] = {}
         self.closing = False  # shutting down: no more tries after a failure
         # Slate pictures are drawn one at a time, in a thread of their own.
@@ -133,7 +125,6 @@ class Presenter:
         # 30 times while they lasted; with one, some 4 times, and one thread
         # draws nearly as many pictures a second on two cores.
         self._pictures = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toep-pictures")
-        self._deleting: set[asyncio.Task[None]] = set()  # "thinking" answers let go of
         self.backoff = Backoff()  # failed updates tried again (cogs/edit_backoff.py)
 
     # --- the listener ------------------------------------------------------------------
@@ -306,7 +297,8 @@ class Presenter:
             if lane.failures and lane.task is not None:
                 lane.task.cancel()
         await asyncio.gather(*(lane.task for lane in self._lanes() if lane.task is not None),
-                             *self._deleting, return_exceptions=True)
+                             return_exceptions=True)
+        await self.hand.close()
         self.backoff.close()
         self._pictures.shutdown(wait=False, cancel_futures=True)
 
@@ -380,7 +372,7 @@ class Presenter:
             # Held up (discord.py waited out a rate limit, tried a 502 again):
             # its clock counts from now, and the deadline shown is put right.
             late = took > LANDED_LATE
-            table.shown(_moment(snap), self.now() if late else drawn, late)
+            table.shown(moment(snap), self.now() if late else drawn, late)
 
     async def _put_table(self, table_id: int, shown: Shown,
                          snap: TableSnapshot) -> tuple[TableSnapshot, datetime, float]:
@@ -542,23 +534,7 @@ class Presenter:
         """A panel to keep up to date; `shows`: what it was sent with, or
         `clicked`: the stamp of the button clicked on it. Call it once the
         interaction is answered: the panel lets go of the clicked message."""
-        # Kept for its token, for up to 15 minutes, the interaction would keep
-        # the message clicked on too, parsed: its embed, rows and buttons. At
-        # 800 tables those 1,600 messages were about a sixth of what every full
-        # garbage collection walks, each collection a pause of the event loop.
-        interaction.message = None
-        old = self.panels.get((table_id, user_id))
-        if old is not None and old.thinking and old.interaction is not interaction:
-            self._delete_answer(old.interaction)
-        panel = Panel(interaction, lang, self.now(), owed=shows is None)
-        if shows is not None:
-            panel.shown, panel.seen = panel_key(*shows), _moment(shows[0])
-        elif old is not None and clicked is not None and old.shown.startswith(f"{clicked}:"):
-            # Clicked on the question it shows: it stays as it is until the
-            # click's move lands. Shown again meanwhile, the same question
-            # would invite a second click, refused as late.
-            panel.shown, panel.seen = old.shown, old.seen
-        self.panels[(table_id, user_id)] = panel
+        self.hand.register(table_id, user_id, interaction, lang, shows, clicked)
 
     def follow_panel(self, table_id: int, user_id: int, interaction: discord.Interaction,
                      lang: Lang) -> None:
@@ -569,20 +545,6 @@ class Presenter:
         shown = self.shown.get(table_id)
         if shown is not None:
             self._wake_panels(shown)
-
-    def _delete_answer(self, interaction: discord.Interaction) -> None:
-        """A "thinking" answer that a newer panel replaced before it became one
-        (two quick clicks on "My hand" past capacity): deleted, not left
-        thinking until Discord gives up on it."""
-        async def delete() -> None:
-            # Tidying only: a refusal or the network failing leaves it be.
-            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError,
-                                     asyncio.TimeoutError):
-                await interaction.delete_original_response()
-
-        task = asyncio.get_running_loop().create_task(delete())
-        self._deleting.add(task)
-        task.add_done_callback(self._deleting.discard)
 
     def told(self, table_id: int, user_id: int) -> tuple[TableSnapshot, SeatUpdate] | None:
         """The table as it was last told to the presenter (saved), with this
@@ -599,6 +561,7 @@ class Presenter:
         snap = shown.snap
         if snap is None:
             return
+        await self.hand.take_back(snap.table_id)  # after a restart: the panels opened before
         updates = dict(shown.updates)
         idle_too = self.load.shedding.idle_panels
         due = {user_id: update for user_id, update in updates.items()
@@ -612,8 +575,7 @@ class Presenter:
             *(self._refresh_panel(snap, user_id, update) for user_id, update in due.items()),
             return_exceptions=True)
         if snap.status not in (Status.LOBBY, Status.PLAYING):
-            for done in [k for k in self.panels if k[0] == snap.table_id]:
-                del self.panels[done]
+            self.hand.drop_table(snap.table_id)
         for result in results:
             if isinstance(result, Exception):
                 raise result  # the lane tries again (with the newest state)
@@ -644,7 +606,7 @@ class Presenter:
             return
         stops = panel.opened + PANEL_LIFETIME
         if panel.shown.endswith(_EXPIRED):
-            del self.panels[(snap.table_id, user_id)]  # its last edit said so
+            self.hand.drop((snap.table_id, user_id))  # its last edit said so
             return
         # Near its end the panel says when it stops following the game,
         # and at the end that it did: never a panel frozen in silence.
@@ -652,36 +614,21 @@ class Presenter:
         notice = panel_notice(stops, now, panel.lang) if now >= stops - PANEL_WARNING else None
         key = panel_key(snap, update) + (_EXPIRED if now >= stops else
                                          ":warned" if notice else "")
-        if key == panel.shown or _moment(snap) < panel.seen:
+        if key == panel.shown or moment(snap) < panel.seen:
             return  # shown already, or a newer state is (a refresh that started late)
         rendered = hand_panel(snap, update.view, panel.lang, now, notice=notice)
         try:
             await panel.interaction.edit_original_response(
                 content=rendered.content, embed=rendered.embed,
                 view=unlistened(rendered.view))
-            panel.shown, panel.seen = key, max(panel.seen, _moment(snap))
+            panel.shown, panel.seen = key, max(panel.seen, moment(snap))
             panel.owed, panel.refreshed, panel.thinking = False, now, False
         except discord.HTTPException as err:
             if retry_delay(err, 0) is not None:
                 raise  # a passing trouble: the panel stays, tried again
             # Its token expired or its message is gone: the person opens a new
             # one (unless they did while this edit was out).
-            if self.panels.get((snap.table_id, user_id)) is panel:
-                del self.panels[(snap.table_id, user_id)]
-
-
-def panel_key(snap: TableSnapshot, update: SeatUpdate) -> str:
-    """What a hand panel shows, as far as it changes: a panel whose key is
-    unchanged is not edited. In the vuile was window a panel shows whether its
-    own seat passed, not who else did, so a pass edits only the panel of the
-    seat that passed (it used to edit every panel at the table)."""
-    passed = update.seat in snap.passed
-    return f"{snap.stamp}:{snap.status.value}:{passed}:{update.view.legal}"
-
-
-def _moment(snap: TableSnapshot) -> int:
-    """How far the table's game is: its event count (-1 in the lobby)."""
-    return snap.view.event_count if snap.view is not None else -1
+            self.hand.drop((snap.table_id, user_id), panel)
 
 
 def _log_refused(err: Exception) -> None:
