@@ -155,7 +155,7 @@ class HandPanels:
         self._to_save, self._gone = set(), set()
         rows = [_row(key, self.open[key]) for key in keys if key in self.open]
         try:
-            await saved_panels.save_panels(self.db, rows, sorted(gone))
+            await saved_panels.save_panels(self.db, rows, sorted(gone), self.now())
         except OUTAGE_ERRORS:
             log_failure(log, logging.WARNING,
                         "saving %d hand panels failed; trying again", len(rows) + len(gone))

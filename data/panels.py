@@ -35,13 +35,14 @@ class SavedPanel:
 
 
 async def save_panels(db: Database, panels: Sequence[SavedPanel],
-                      gone: Sequence[tuple[int, int]]) -> None:
+                      gone: Sequence[tuple[int, int]], now: datetime) -> None:
     """Save `panels` (replacing each person's earlier one at that game) and
-    delete the panels `gone` ((game id, user id)), in one transaction. A
-    panel of a game no longer in play is not saved."""
+    delete the panels `gone` ((game id, user id)) and those lapsed by `now`,
+    in one transaction. A panel of a game no longer in play is not saved."""
     if not panels and not gone:
         return
     async with db.transaction() as conn:
+        await conn.execute("DELETE FROM hand_panels WHERE expires_at <= ?", (to_db(now),))
         if gone:
             await conn.executemany(
                 "DELETE FROM hand_panels WHERE game_id = ? AND user_id = ?", gone)
