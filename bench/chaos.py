@@ -30,7 +30,9 @@ from `--seed`:
 - storms on message edits: 502s for 6 s (discord.py retries them), 503s for the
   next 5 edits (it does not), 429s with `retry_after` 20 s for 10 s (per bucket),
   and a global 429 (`retry_after` 3 s) for the next 5 bot requests in 10 s;
-- the channel of one table deleted in the middle of its game.
+- the channel of one table deleted in the middle of its game;
+- a REST outage: for 15 s Discord answers 503 to every edit and new message of
+  the bot (`fail_edits(503, posts=True)`), the gateway up and clicks arriving.
 
 Figures (`--json` prints one object):
 
@@ -58,6 +60,11 @@ Figures (`--json` prints one object):
 - `tracebacks`: tracebacks in the bot's log (its stderr, every process), apart
   from discord.py's own "Attempting a reconnect" while the gateway refuses it
   (`reconnect_tracebacks`). `bot_log` is a folder kept with the logs if any.
+- `rest_outage`: for the REST outage, `wrongful_forfeits` (forfeits whose clock
+  overlapped it: a turn nobody could be shown; target 0), and how long after
+  Discord answers again each table message that fell behind shows the game as
+  saved (`catch_up_s`: the tables' median and worst, and `behind`, how many fell
+  behind; `not_caught_up`: tables still behind 30 s later; goal within 1 s).
 - `faults`: each fault with its start (seconds into the run) and details;
   `outage_s`, the time without a live session; `bench_problems`, the world's.
 
@@ -78,6 +85,7 @@ import random
 import re
 import shutil
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time
@@ -99,7 +107,7 @@ from bench.e2e_load import (
     print_result,
 )
 from bench.e2e_wire import DISK_FULL, TOKEN, BotConfig, TableState, watching
-from cogs.ids import ForgedId, decode
+from cogs.ids import ButtonId, ForgedId, decode
 from tables.snapshot import Status
 from tests.e2e.fake_discord import CommandError, FakeDiscord, InteractionResult, Message
 
@@ -110,7 +118,10 @@ ACK_LIMIT = 3.0
 WAIT_FOR_BOT = 300.0  # seconds a person waits for the bot to come back
 LOOK = 0.05  # seconds between looks at the gateway
 KINDS = ("sigkill", "gateway_drop", "database_locked", "disk_full", "edit_storm",
-         "channel_deleted")
+         "channel_deleted", "rest_outage")
+REST_OUTAGE = 15.0  # seconds Discord fails every edit and post (times --scale)
+CATCH_UP_LIMIT = 30.0  # seconds after a REST outage a table message may take to catch up
+CATCH_UP_LOOK = 0.05  # seconds between looks at the table messages meanwhile
 _RECORD = re.compile(r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL):([\w.]+):(.*)$")
 
 
@@ -160,6 +171,7 @@ class Chaos(Load):
         self.progress: dict[int, tuple[int, float]] = {}  # table id -> (stamp, when)
         self.deleted: TableRun | None = None
         self.failed_starts: list[str] = []
+        self.rest = RestOutage()
 
     # --- the bot's process ------------------------------------------------------------
 
@@ -263,12 +275,8 @@ class Chaos(Load):
         """Each game's highest stamp in any message, and a message that shows it."""
         best: dict[int, tuple[int, Message]] = {}
         for message in self.fake.store.messages.values():
-            for button in message.buttons():
-                try:
-                    found = decode(str(button.get("custom_id", "")))
-                except ForgedId:
-                    continue
-                if found.stamp is not None:
+            for found in map(_decoded, message.buttons()):
+                if found is not None and found.stamp is not None:
                     count = int(found.stamp, 36)
                     if count > best.get(found.table_id, (0, message))[0]:
                         best[found.table_id] = (count, message)
@@ -355,6 +363,35 @@ class Chaos(Load):
                 return
         self.note("channel_deleted", table=None, skipped="no table in play")
 
+    # --- a REST outage ---------------------------------------------------------------
+
+    async def rest_outage(self, seconds: float) -> None:
+        """Discord answers 503 to every edit and new message of the bot for
+        `seconds`; then how long each table message whose edit failed
+        meanwhile takes to be edited again (with the newest state: the
+        presenter always shows its latest)."""
+        self.note("rest_outage", seconds=round(seconds, 1))
+        start = time.monotonic()
+        self.fake.fail_edits(503, seconds=seconds, posts=True)
+        self.rest.outages.append([start, start + seconds])
+        await asyncio.sleep(seconds)
+        ended, seen = time.monotonic(), len(self.fake.edit_log)
+        channels = {run.channel.id: run for run in self.runs}
+        behind = {channel for hit in self.fake.fault_hits
+                  if start <= hit.at <= ended and hit.status == 503
+                  and (channel := _channel_of(hit.path)) in channels}
+        self.rest.behind += len(behind)
+        while behind and time.monotonic() - ended < CATCH_UP_LIMIT:
+            for edit in self.fake.edit_log[seen:]:
+                if edit.channel_id in behind and edit.route.startswith("PATCH /channels/"):
+                    self.rest.catch_up.append(edit.at - ended)
+                    behind.discard(edit.channel_id)
+            seen = len(self.fake.edit_log)
+            for channel in [c for c in behind if not _open(channels[c])]:
+                behind.discard(channel)  # ended meanwhile: its last state showed at once
+            await asyncio.sleep(CATCH_UP_LOOK)
+        self.rest.not_caught_up += sorted(_table_id(channels[c]) for c in behind)
+
     def schedule(self, rng: random.Random) -> list[Callable[[], Awaitable[None]]]:
         faults: list[tuple[str, Callable[[], Awaitable[None]]]] = [
             ("sigkill", self.kill), ("sigkill", self.kill), ("sigkill", self.kill)]
@@ -370,6 +407,7 @@ class Chaos(Load):
         for kind in ("502", "503", "429", "global"):
             faults.append(("edit_storm", lambda k=kind: self.storm(k)))  # type: ignore[misc]
         faults.append(("channel_deleted", self.delete_a_channel))
+        faults.append(("rest_outage", lambda: self.rest_outage(REST_OUTAGE * self.scale)))
         rng.shuffle(faults)
         return [fault for kind, fault in faults if self.only is None or kind in self.only]
 
@@ -385,6 +423,59 @@ class Chaos(Load):
             except Exception as err:  # a harness failure: reported, the run goes on
                 self.tally.problems.add(f"fault {fault}: {err!r}")
             await asyncio.sleep(every)
+
+
+@dataclass
+class RestOutage:
+    """What the REST outages did: when they lasted, the tables whose message
+    fell behind, and how long each took to catch up."""
+
+    outages: list[list[float]] = field(default_factory=list)  # [start, end], monotonic
+    behind: int = 0
+    catch_up: list[float] = field(default_factory=list)  # seconds after Discord answered
+    not_caught_up: list[int] = field(default_factory=list)  # table ids
+
+    def report(self, forfeits: Sequence[tuple[int, int, float]]) -> dict[str, Any]:
+        wrongful = [f for f in forfeits if in_outage(self.outages, f[2] - CLOCK, f[2])]
+        times = sorted(self.catch_up)
+        return {
+            "outages": len(self.outages),
+            "wrongful_forfeits": len(wrongful),
+            # When each was seen, in seconds from the first outage's start.
+            "wrongful_where": [{"table": t, "seat": s, "seen_s": round(at - self.outages[0][0], 1)}
+                               for t, s, at in wrongful[:10]],
+            "behind": self.behind,
+            "catch_up_s": {
+                "median": round(statistics.median(times), 2) if times else None,
+                "max": round(times[-1], 2) if times else None,
+            },
+            "not_caught_up": self.not_caught_up,
+            "goal_met": not wrongful and not self.not_caught_up and all(t <= 1.0 for t in times),
+        }
+
+
+_CHANNEL_ROUTE = re.compile(r"/channels/(\d+)/messages")
+
+
+def _channel_of(path: str) -> int | None:
+    """The channel of a request on a channel's messages."""
+    found = _CHANNEL_ROUTE.search(path)
+    return int(found.group(1)) if found else None
+
+
+def _open(run: TableRun) -> bool:
+    return run.table is not None and run.table.open
+
+
+def _table_id(run: TableRun) -> int:
+    return -1 if run.table is None else run.table.id
+
+
+def _decoded(button: dict[str, Any]) -> ButtonId | None:
+    try:
+        return decode(str(button.get("custom_id", "")))
+    except ForgedId:
+        return None
 
 
 def _saved_events(path: Path) -> dict[int, int]:
@@ -450,6 +541,7 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
                   if in_outage(chaos.outages, r.created, r.created + ACK_LIMIT)]
     tracebacks, reconnects, samples = count_tracebacks(chaos.logs)
     outage_s = sum(min(e, now) - s for s, e in chaos.outages)
+    rest = chaos.rest.report(forfeits)
     return {
         "tables": len(chaos.runs),
         "games_finished": finished,
@@ -459,6 +551,7 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
         "frozen_tables": len(frozen),
         "unacknowledged": len(unacked) - len(in_outages),
         "tracebacks": tracebacks,
+        "rest_outage": rest,
         "faults_injected": len(chaos.faults),
         "faults": [f.to_json() for f in chaos.faults],
         "deleted_table": None if deleted is None or deleted.table is None else {
@@ -486,7 +579,8 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
         "bench_problems": problems_first(chaos.tally.problems.texts),
         "targets_met": bool(finished == len(runs) and not chaos.lost and not wrongful
                             and not frozen and len(unacked) == len(in_outages)
-                            and tracebacks == 0 and not chaos.failed_starts),
+                            and tracebacks == 0 and not chaos.failed_starts
+                            and rest["wrongful_forfeits"] == 0 and not rest["not_caught_up"]),
     }
 
 

@@ -100,6 +100,7 @@ class Shown:
     showing: asyncio.Lock = field(default_factory=asyncio.Lock)  # one show at a time
     idle_waiting: bool = False  # panels left stale past capacity: refreshed once it falls
     idle_timer: Timer | None = None  # their next refresh, IDLE_PANEL_GAP on
+    landed: bool = False  # a request for it succeeded in the lane's current work
 
 
 class Presenter:
@@ -224,13 +225,20 @@ class Presenter:
             if self.client.is_closed():
                 self.backoff.forget(lane)
                 return  # shutting down: the restart shows the table from its saved state
+            shown.landed = False
             try:
                 async with self.load.slots.hold(lane.urgent):  # past capacity, in turn
                     await work()
                 lane.failures = 0
                 delay = None
-                self.backoff.succeeded(lane, (shown.message_lane, shown.panel_lane))
+                if shown.landed:  # Discord took a request for this table
+                    self.backoff.succeeded(lane, (shown.message_lane, shown.panel_lane))
+                else:
+                    self.backoff.forget(lane)
             except Exception as err:
+                if discord_trouble(err) and shown.table is not None:
+                    # The table (or a panel) cannot be shown: its clock waits.
+                    shown.table.show_failed()
                 delay = retry_delay(err, lane.failures)
                 if delay is None:
                     self.backoff.forget(lane)
@@ -362,12 +370,8 @@ class Presenter:
         it starts as the message showing it lands, and waits again, keeping
         its time, while Discord fails the edits (tables/timekeeper.py)."""
         table = shown.table
-        try:
-            snap, drawn, took = await self._put_table(table_id, shown, snap)
-        except Exception as err:
-            if discord_trouble(err) and table is not None:
-                table.show_failed()
-            raise
+        snap, drawn, took = await self._put_table(table_id, shown, snap)
+        shown.landed = True
         if table is not None:
             # Held up (discord.py waited out a rate limit, tried a 502 again):
             # its clock counts from now, and the deadline shown is put right.
@@ -574,6 +578,10 @@ class Presenter:
         results = await asyncio.gather(
             *(self._refresh_panel(snap, user_id, update) for user_id, update in due.items()),
             return_exceptions=True)
+        if any(result is True for result in results):
+            shown.landed = True
+            if shown.table is not None:
+                shown.table.reached()  # a clock held for a failed panel runs on
         if snap.status not in (Status.LOBBY, Status.PLAYING):
             self.hand.drop_table(snap.table_id)
         for result in results:
@@ -600,14 +608,15 @@ class Presenter:
                 or snap.status not in (Status.LOBBY, Status.PLAYING))
 
     async def _refresh_panel(self, snap: TableSnapshot, user_id: int,
-                             update: SeatUpdate) -> None:
+                             update: SeatUpdate) -> bool:
+        """Edit one panel if what it shows changed; True if an edit landed."""
         panel = self.panels.get((snap.table_id, user_id))
         if panel is None:
-            return
+            return False
         stops = panel.opened + PANEL_LIFETIME
         if panel.shown.endswith(_EXPIRED):
             self.hand.drop((snap.table_id, user_id))  # its last edit said so
-            return
+            return False
         # Near its end the panel says when it stops following the game,
         # and at the end that it did: never a panel frozen in silence.
         now = self.now()
@@ -615,7 +624,7 @@ class Presenter:
         key = panel_key(snap, update) + (_EXPIRED if now >= stops else
                                          ":warned" if notice else "")
         if key == panel.shown or moment(snap) < panel.seen:
-            return  # shown already, or a newer state is (a refresh that started late)
+            return False  # shown already, or a newer state is (a refresh that started late)
         rendered = hand_panel(snap, update.view, panel.lang, now, notice=notice)
         try:
             await panel.interaction.edit_original_response(
@@ -623,12 +632,14 @@ class Presenter:
                 view=unlistened(rendered.view))
             panel.shown, panel.seen = key, max(panel.seen, moment(snap))
             panel.owed, panel.refreshed, panel.thinking = False, now, False
+            return True
         except discord.HTTPException as err:
             if retry_delay(err, 0) is not None:
                 raise  # a passing trouble: the panel stays, tried again
             # Its token expired or its message is gone: the person opens a new
             # one (unless they did while this edit was out).
             self.hand.drop((snap.table_id, user_id), panel)
+            return False
 
 
 def _log_refused(err: Exception) -> None:

@@ -433,8 +433,14 @@ class Table:
             # It showed an earlier deadline than the one that runs: shown again.
             self.time.task = asyncio.get_running_loop().create_task(self._show_locked())
 
+    def reached(self) -> None:
+        """Discord took a request for this table again (a hand panel's edit):
+        a clock held for a failed one runs on, if its message showed it."""
+        self.shown(-1, self.deps.clock.now())
+
     def show_failed(self) -> None:
-        """Edits to the table message fail: its clock waits, keeping its time."""
+        """Edits for this table (its message, a hand panel) fail: its clock
+        waits, keeping its time."""
         self.time.show_failed()
 
     async def _show_locked(self) -> None:

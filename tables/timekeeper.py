@@ -127,7 +127,7 @@ class Timekeeper:
         return late and released is not None
 
     def show_failed(self) -> None:
-        """Edits to the table message fail (a REST outage): its clock waits,
+        """Edits for the table fail (a REST outage): its clock waits,
         keeping the time it has left, and so do the idle end and the
         computer players, until an edit lands (`shown`)."""
         if not self._shows or self.unshown:

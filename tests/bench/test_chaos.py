@@ -8,7 +8,14 @@ import random
 from pathlib import Path
 from typing import Any, cast
 
-from bench.chaos import Chaos, ChaosBot, count_tracebacks, in_outage, problems_first
+from bench.chaos import (
+    Chaos,
+    ChaosBot,
+    RestOutage,
+    count_tracebacks,
+    in_outage,
+    problems_first,
+)
 from bench.e2e_load import Options, Tally
 
 LOG = """\
@@ -52,7 +59,7 @@ def _chaos(tmp_path: Path, only: frozenset[str] | None) -> Chaos:
 
 def test_only_keeps_the_kinds_asked_for_in_the_seeds_order(tmp_path: Path) -> None:
     every = _chaos(tmp_path, None).schedule(random.Random(2))
-    assert len(every) == 14
+    assert len(every) == 15
     chaos = _chaos(tmp_path, frozenset({"sigkill"}))
     assert chaos.schedule(random.Random(2)) == [chaos.kill] * 3
 
@@ -62,3 +69,17 @@ def test_the_problems_of_the_people_come_first() -> None:
                 "log discord.client: Attempting a reconnect"]
     assert problems_first(problems, 2) == ["table 8: ClientConnectionResetError()",
                                    "log data.lease: took over"]
+
+
+def test_a_rest_outage_reports_forfeits_in_it_and_how_fast_tables_caught_up() -> None:
+    rest = RestOutage(outages=[[100.0, 115.0]], behind=3, catch_up=[0.4, 0.9, 0.6])
+    forfeits = [(1, 0, 112.0), (2, 1, 124.0), (3, 0, 126.0)]  # the last: a full clock after
+    report = rest.report(forfeits)
+    assert report["wrongful_forfeits"] == 2
+    assert report["wrongful_where"] == [{"table": 1, "seat": 0, "seen_s": 12.0},
+                                        {"table": 2, "seat": 1, "seen_s": 24.0}]
+    assert report["catch_up_s"] == {"median": 0.6, "max": 0.9}
+    assert not report["goal_met"]
+    assert RestOutage(outages=[[100.0, 115.0]], catch_up=[0.5]).report(forfeits[2:])["goal_met"]
+    slow = RestOutage(outages=[[100.0, 115.0]], catch_up=[0.5, 1.4])
+    assert not slow.report([])["goal_met"]
