@@ -70,6 +70,7 @@ class HandPanels:
         self._deleting: set[asyncio.Task[None]] = set()  # "thinking" answers let go of
         self._saved: dict[int, list[SavedPanel]] | None = None  # taken back, by table
         self._taking_back = asyncio.Lock()
+        self._lapse = now()  # when the last of the panels taken back lapses
 
     # --- opening and dropping ----------------------------------------------------------
 
@@ -161,8 +162,9 @@ class HandPanels:
                         "saving %d hand panels failed; trying again", len(rows) + len(gone))
             self._to_save |= {k for k in keys if k not in self._gone}
             self._gone |= {k for k in gone if k not in self._to_save}
-            self._saver = None
-            self._schedule(SAVE_RETRY)
+            if self._saver is asyncio.current_task():
+                self._saver = None  # this one ends: another tries again
+            self._schedule(SAVE_RETRY)  # (or the save already on its way does)
         except LeaseLost:
             log.info("hand panels not saved: this process lost its lease and stops")
         except Exception:  # not the database's passing trouble: not tried again
@@ -183,11 +185,15 @@ class HandPanels:
                 self._saved = {}
                 for row in found:
                     self._saved.setdefault(row.game_id, []).append(row)
+                self._lapse = max((row.expires_at for row in found), default=self.now())
+        now = self.now()
         for row in self._saved.pop(table_id, []):
             key = (table_id, row.user_id)
-            if key not in self.open:  # not one opened since the restart
+            if key not in self.open and row.expires_at > now:  # none opened since
                 self.open[key] = Panel(_rebuilt(self.client, row), _lang(row.lang),
                                        row.opened_at)
+        if self._saved and now >= self._lapse:
+            self._saved.clear()  # tables not restored here (another shard's): lapsed
 
     async def close(self) -> None:
         """Save what is pending (shutting down)."""
