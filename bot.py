@@ -83,8 +83,9 @@ class ToepBot(commands.Bot):
         self.settings = settings
         self.clock: ClockSource = clock or SystemClock()
         self.table_config = table_config or TableConfig()
-        # Not reachable until connected: restored tables' clocks wait for it.
-        self.reach = Reach()
+        # Not reachable until connected: restored tables' clocks wait for it, and
+        # for their message to reach Discord (the presenter tells them).
+        self.reach = Reach(shows=True)
         self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="toep-bots")
         # The event loop's lag: logged for the operator, and past capacity the
         # presenter sheds optional work by it (tables/load.py).

@@ -34,6 +34,8 @@ from `--seed`:
 - 2 SIGTERMs of the bot's process (`docker stop`, systemd): it stops by itself
   (clicks meanwhile are answered "restarting"), and once it has exited a new one
   starts on the same database.
+- a REST outage: for 15 s Discord answers 503 to every edit and new message of
+  the bot (`fail_edits(503, posts=True)`), the gateway up and clicks arriving.
 
 Figures (`--json` prints one object):
 
@@ -68,6 +70,11 @@ Figures (`--json` prints one object):
   (from its exit until the new process holds the lease) and `ready_s` (until
   it is ready to play). `sigterm_targets_met`: exit code 0, within 10 s, no
   lease left and nothing lost, every time.
+- `rest_outage`: for the REST outage, `wrongful_forfeits` (forfeits whose clock
+  overlapped it: a turn nobody could be shown; target 0), and how long after
+  Discord answers again each table message that fell behind shows the game as
+  saved (`catch_up_s`: the tables' median and worst, and `behind`, how many fell
+  behind; `not_caught_up`: tables still behind 30 s later; goal within 1 s).
 - `faults`: each fault with its start (seconds into the run) and details;
   `outage_s`, the time without a live session; `bench_problems`, the world's.
 
@@ -89,6 +96,7 @@ import re
 import shutil
 import signal
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time
@@ -121,9 +129,12 @@ ACK_LIMIT = 3.0
 WAIT_FOR_BOT = 300.0  # seconds a person waits for the bot to come back
 LOOK = 0.05  # seconds between looks at the gateway
 KINDS = ("sigkill", "gateway_drop", "database_locked", "disk_full", "edit_storm",
-         "channel_deleted", "sigterm")
+         "channel_deleted", "sigterm", "rest_outage")
 SIGTERMS = 2  # graceful stops in a run
 STOP_GRACE = 10.0  # seconds Docker and systemd wait after SIGTERM before SIGKILL
+REST_OUTAGE = 15.0  # seconds Discord fails every edit and post (times --scale)
+CATCH_UP_LIMIT = 30.0  # seconds after a REST outage a table message may take to catch up
+CATCH_UP_LOOK = 0.05  # seconds between looks at the table messages meanwhile
 _RECORD = re.compile(r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL):([\w.]+):(.*)$")
 
 
@@ -185,6 +196,7 @@ class Chaos(Load):
         self.failed_starts: list[str] = []
         self.sigterms: list[dict[str, Any]] = []  # the figures of each SIGTERM
         self.took_over: float | None = None  # when the process after a SIGTERM held a lease
+        self.rest = RestOutage()
 
     # --- the bot's process ------------------------------------------------------------
 
@@ -373,6 +385,35 @@ class Chaos(Load):
                 return
         self.note("channel_deleted", table=None, skipped="no table in play")
 
+    # --- a REST outage ---------------------------------------------------------------
+
+    async def rest_outage(self, seconds: float) -> None:
+        """Discord answers 503 to every edit and new message of the bot for
+        `seconds`; then how long each table message whose edit failed
+        meanwhile takes to be edited again (with the newest state: the
+        presenter always shows its latest)."""
+        self.note("rest_outage", seconds=round(seconds, 1))
+        start = time.monotonic()
+        self.fake.fail_edits(503, seconds=seconds, posts=True)
+        self.rest.outages.append([start, start + seconds])
+        await asyncio.sleep(seconds)
+        ended, seen = time.monotonic(), len(self.fake.edit_log)
+        channels = {run.channel.id: run for run in self.runs}
+        behind = {channel for hit in self.fake.fault_hits
+                  if start <= hit.at <= ended and hit.status == 503
+                  and (channel := _channel_of(hit.path)) in channels}
+        self.rest.behind += len(behind)
+        while behind and time.monotonic() - ended < CATCH_UP_LIMIT:
+            for edit in self.fake.edit_log[seen:]:
+                if edit.channel_id in behind and edit.route.startswith("PATCH /channels/"):
+                    self.rest.catch_up.append(edit.at - ended)
+                    behind.discard(edit.channel_id)
+            seen = len(self.fake.edit_log)
+            for channel in [c for c in behind if not _open(channels[c])]:
+                behind.discard(channel)  # ended meanwhile: its last state showed at once
+            await asyncio.sleep(CATCH_UP_LOOK)
+        self.rest.not_caught_up += sorted(_table_id(channels[c]) for c in behind)
+
     def schedule(self, rng: random.Random) -> list[Callable[[], Awaitable[None]]]:
         faults: list[tuple[str, Callable[[], Awaitable[None]]]] = [
             ("sigkill", self.kill), ("sigkill", self.kill), ("sigkill", self.kill)]
@@ -389,6 +430,7 @@ class Chaos(Load):
             faults.append(("edit_storm", lambda k=kind: self.storm(k)))  # type: ignore[misc]
         faults.append(("channel_deleted", self.delete_a_channel))
         faults += [("sigterm", self.terminate)] * SIGTERMS
+        faults.append(("rest_outage", lambda: self.rest_outage(REST_OUTAGE * self.scale)))
         rng.shuffle(faults)
         return [fault for kind, fault in faults if self.only is None or kind in self.only]
 
@@ -475,6 +517,54 @@ def sigterm_targets_met(sigterms: Sequence[dict[str, Any]]) -> bool:
                and f["saves_lost"] == 0 for f in sigterms)
 
 
+@dataclass
+class RestOutage:
+    """What the REST outages did: when they lasted, the tables whose message
+    fell behind, and how long each took to catch up."""
+
+    outages: list[list[float]] = field(default_factory=list)  # [start, end], monotonic
+    behind: int = 0
+    catch_up: list[float] = field(default_factory=list)  # seconds after Discord answered
+    not_caught_up: list[int] = field(default_factory=list)  # table ids
+
+    def report(self, forfeits: Sequence[tuple[int, int, float]]) -> dict[str, Any]:
+        wrongful = [f for f in forfeits if in_outage(self.outages, f[2] - CLOCK, f[2])]
+        times = sorted(self.catch_up)
+        return {
+            "outages": len(self.outages),
+            "wrongful_forfeits": len(wrongful),
+            # When each was seen, in seconds from the first outage's start.
+            "wrongful_where": [{"table": t, "seat": s, "seen_s": round(at - self.outages[0][0], 1)}
+                               for t, s, at in wrongful[:10]],
+            "behind": self.behind,
+            "catch_up_s": {
+                "median": round(statistics.median(times), 2) if times else None,
+                "max": round(times[-1], 2) if times else None,
+            },
+            "not_caught_up": self.not_caught_up,
+            "goal_met": not wrongful and not self.not_caught_up and all(t <= 1.0 for t in times),
+        }
+
+
+_CHANNEL_ROUTE = re.compile(r"/channels/(\d+)/messages")
+
+
+def _channel_of(path: str) -> int | None:
+    """The channel of a request on a channel's messages."""
+    found = _CHANNEL_ROUTE.search(path)
+    return int(found.group(1)) if found else None
+
+
+def _open(run: TableRun) -> bool:
+    return run.table is not None and run.table.open
+
+
+def _table_id(run: TableRun) -> int:
+    return -1 if run.table is None else run.table.id
+
+
+
+
 def _saved_events(path: Path) -> dict[int, int]:
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30) as conn:
         rows = conn.execute("SELECT game_id, COUNT(*) FROM game_events GROUP BY game_id")
@@ -538,6 +628,7 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
                   if in_outage(chaos.outages, r.created, r.created + ACK_LIMIT)]
     tracebacks, reconnects, samples = count_tracebacks(chaos.logs)
     outage_s = sum(min(e, now) - s for s, e in chaos.outages)
+    rest = chaos.rest.report(forfeits)
     return {
         "tables": len(chaos.runs),
         "games_finished": finished,
@@ -549,6 +640,7 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
         "tracebacks": tracebacks,
         "sigterm": chaos.sigterms,
         "sigterm_targets_met": sigterm_targets_met(chaos.sigterms),
+        "rest_outage": rest,
         "faults_injected": len(chaos.faults),
         "faults": [f.to_json() for f in chaos.faults],
         "deleted_table": None if deleted is None or deleted.table is None else {
@@ -577,7 +669,8 @@ def report(chaos: Chaos, wall: float) -> dict[str, Any]:
         "targets_met": bool(finished == len(runs) and not chaos.lost and not wrongful
                             and not frozen and len(unacked) == len(in_outages)
                             and tracebacks == 0 and not chaos.failed_starts
-                            and sigterm_targets_met(chaos.sigterms)),
+                            and sigterm_targets_met(chaos.sigterms)
+                            and rest["wrongful_forfeits"] == 0 and not rest["not_caught_up"]),
     }
 
 

@@ -30,11 +30,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-import aiohttp
 import discord
 
 from cogs.buttons import unlistened
+from cogs.edit_backoff import Backoff, Lane, discord_trouble, retry_delay
 from cogs.i18n import Lang, lang_for_locale
+from cogs.panels import (
+    PANEL_LIFETIME,
+    PANEL_WARNING,
+    HandPanels,
+    moment,
+    panel_key,
+)
 from cogs.permissions import lost_reason
 from cogs.pings import Pings, TablePings
 from cogs.render import (
@@ -48,19 +55,15 @@ from cogs.render import (
 from cogs.slate_picture import round_picture, standings_picture
 from data import games, guilds
 from data.db import Database
-from data.sql import OUTAGE_ERRORS
 from engine.events import Happening
 from tables.clock import ClockSource, SystemClock, Timer
-from tables.load import EDIT_INTERVAL, Level, LoadGauge
+from tables.load import Level, LoadGauge
 from tables.log_safe import log_failure
-from tables.snapshot import SeatUpdate, Status, TableSnapshot
+from tables.snapshot import SeatUpdate, Status, TableSnapshot, drawn_at
 from tables.table import Table
 
 log = logging.getLogger(__name__)
 
-RETRY_MAX = 30.0  # seconds: the longest wait before trying a failed update again
-PANEL_LIFETIME = timedelta(minutes=14, seconds=30)  # tokens last 15 minutes
-PANEL_WARNING = timedelta(minutes=3)  # a panel says this long before that it will stop
 # Past capacity a panel whose person has nothing to do is refreshed at most this
 # often (not frozen: the game it follows still moves on it, only less often).
 IDLE_PANEL_GAP = timedelta(seconds=5)
@@ -68,33 +71,9 @@ _EXPIRED = ":expired"
 REPOST_AFTER = timedelta(minutes=55)  # before Discord's hour of edits runs out
 REPOST_COOLDOWN = timedelta(seconds=10)  # /toep table again within this: no new message
 TOO_OLD_TO_EDIT = 30046  # Discord: a message older than an hour takes no more edits
-
-
-@dataclass
-class Panel:
-    """A person's hand panel: the interaction whose token edits it."""
-
-    interaction: discord.Interaction
-    lang: Lang
-    opened: datetime
-    shown: str = ""  # the key of what it shows
-    seen: int = -1  # the table's event count when what it shows was taken
-    owed: bool = False  # the person clicked on it: the result shows, whatever the load
-    refreshed: datetime | None = None  # when it was last sent or edited (None: `opened`)
-    thinking: bool = False  # answered "thinking" and not yet edited into the panel
-
-
-@dataclass
-class Lane:
-    """One kind of update of a table (its message, its panels): the newest
-    state shown at most once per EDIT_INTERVAL, tried again after a failure."""
-
-    dirty: bool = False
-    task: asyncio.Task[None] | None = None
-    next_at: float = 0.0  # loop time before which it does not try
-    failures: int = 0
-    interval: Callable[[], float] = field(default=lambda: EDIT_INTERVAL)  # between updates
-    urgent: bool = False  # past capacity it goes before others (tables/slots.py)
+# An edit that took longer than this to land (discord.py waited out a rate
+# limit, or tried a 502 again) starts its clock from when it landed.
+LANDED_LATE = 2.0
 
 
 @dataclass
@@ -121,6 +100,7 @@ class Shown:
     showing: asyncio.Lock = field(default_factory=asyncio.Lock)  # one show at a time
     idle_waiting: bool = False  # panels left stale past capacity: refreshed once it falls
     idle_timer: Timer | None = None  # their next refresh, IDLE_PANEL_GAP on
+    landed: bool = False  # a request for it succeeded in the lane's current work
 
 
 class Presenter:
@@ -133,7 +113,9 @@ class Presenter:
         self.load.on_level = self._load_changed
         self.now = self.clock.now
         self.shown: dict[int, Shown] = {}
-        self.panels: dict[tuple[int, int], Panel] = {}
+        # The hand panels to keep up to date, saved for a restart (cogs/panels.py).
+        self.hand = HandPanels(client, db, self.now)
+        self.panels = self.hand.open
         self._langs: dict[int, Lang] = {}
         self.closing = False  # shutting down: no more tries after a failure
         # Slate pictures are drawn one at a time, in a thread of their own.
@@ -144,8 +126,8 @@ class Presenter:
         # 30 times while they lasted; with one, some 4 times, and one thread
         # draws nearly as many pictures a second on two cores.
         self._pictures = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toep-pictures")
-        self._deleting: set[asyncio.Task[None]] = set()  # "thinking" answers let go of
         self.pings = Pings(self)
+        self.backoff = Backoff()  # failed updates tried again (cogs/edit_backoff.py)
 
     # --- the listener ------------------------------------------------------------------
 
@@ -214,7 +196,7 @@ class Presenter:
         """Show the newest state until nothing is left to show; a closed
         table's last state shown, the presenter forgets it."""
         try:
-            await self._run_lane(lane, work)
+            await self._run_lane(shown, lane, work)
         finally:
             self._forget_if_done(shown)
 
@@ -234,34 +216,49 @@ class Presenter:
         if self.shown.get(snap.table_id) is shown:
             del self.shown[snap.table_id]
 
-    async def _run_lane(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
+    async def _run_lane(self, shown: Shown, lane: Lane,
+                        work: Callable[[], Awaitable[None]]) -> None:
         loop = asyncio.get_running_loop()
         while lane.dirty:
             wait = lane.next_at - loop.time()
             if wait > 0:
-                await asyncio.sleep(wait)
+                await lane.pause(wait)  # cut short once Discord answers again
             lane.dirty = False
             if self.client.is_closed():
+                self.backoff.forget(lane)
                 return  # shutting down: the restart shows the table from its saved state
+            shown.landed = False
             try:
                 async with self.load.slots.hold(lane.urgent):  # past capacity, in turn
                     await work()
                 lane.failures = 0
                 delay = None
+                if shown.landed:  # Discord took a request for this table
+                    self.backoff.succeeded(lane, (shown.message_lane, shown.panel_lane))
+                else:
+                    self.backoff.forget(lane)
             except Exception as err:
+                if discord_trouble(err) and shown.table is not None:
+                    # The table (or a panel) cannot be shown: its clock waits.
+                    shown.table.show_failed()
                 delay = retry_delay(err, lane.failures)
                 if delay is None:
+                    self.backoff.forget(lane)
                     _log_refused(err)
                 elif self.closing:
+                    self.backoff.forget(lane)
                     return
                 else:
                     lane.failures += 1
                     lane.dirty = True  # the newest state, tried again
+                    if discord_trouble(err):  # probed: tried early once Discord answers
+                        self.backoff.failed(lane)
                     log.warning("showing a table failed (%s); trying again in %.1f s",
                                 err, delay)
             # Counted from when the edit landed: one held up by a rate limit
             # is not followed at once by the next.
-            lane.next_at = loop.time() + (lane.interval() if delay is None else delay)
+            lane.tried_at = loop.time()
+            lane.next_at = lane.tried_at + (lane.interval() if delay is None else delay)
 
     async def _show_and_ping(self, table_id: int, shown: Shown) -> None:
         async with shown.showing:  # the lane's work and a due repost, one after the other
@@ -317,7 +314,9 @@ class Presenter:
             if lane.failures and lane.task is not None:
                 lane.task.cancel()
         await asyncio.gather(*(lane.task for lane in self._lanes() if lane.task is not None),
-                             *self._deleting, return_exceptions=True)
+                             return_exceptions=True)
+        await self.hand.close()
+        self.backoff.close()
         self._pictures.shutdown(wait=False, cancel_futures=True)
 
     # --- the table message ---------------------------------------------------------------
@@ -376,9 +375,27 @@ class Presenter:
                             description=picture.text[:1000]), key
 
     async def _show_table(self, table_id: int, shown: Shown, snap: TableSnapshot) -> None:
+        """Edit (or post) the table message. A decision's clock waits for it:
+        it starts as the message showing it lands, and waits again, keeping
+        its time, while Discord fails the edits (tables/timekeeper.py)."""
+        table = shown.table
+        snap, drawn, took = await self._put_table(table_id, shown, snap)
+        shown.landed = True
+        if table is not None:
+            # Held up (discord.py waited out a rate limit, tried a 502 again):
+            # its clock counts from now, and the deadline shown is put right.
+            late = took > LANDED_LATE
+            table.shown(moment(snap), self.now() if late else drawn, late)
+
+    async def _put_table(self, table_id: int, shown: Shown,
+                         snap: TableSnapshot) -> tuple[TableSnapshot, datetime, float]:
+        """The table message edited, or posted anew; what it shows, when that
+        was drawn, and how many seconds the request took."""
         lang = await self.table_lang(snap.guild_id)
-        rendered = self.render_table(snap, lang)
         picture = await self._picture(shown, snap, lang)
+        drawn, began = self.now(), asyncio.get_running_loop().time()
+        snap = drawn_at(snap, drawn)
+        rendered = self.render_table(snap, lang)
         files = [picture[0]] if picture is not None else []
         channel = self.client.get_partial_messageable(snap.channel_id)
         stale = shown.repost or (
@@ -390,7 +407,7 @@ class Presenter:
                     attachments=files or discord.utils.MISSING)
                 shown.edits += 1
                 shown.picture_key = picture[1] if picture else shown.picture_key
-                return
+                return snap, drawn, asyncio.get_running_loop().time() - began
             except discord.NotFound:
                 log.info("table %s: its message is gone; posting it anew", table_id)
             except discord.HTTPException as err:
@@ -410,7 +427,9 @@ class Presenter:
         shown.repost = False
         shown.picture_key = picture[1] if picture else shown.picture_key
         shown.pings.relink = True  # a standing ping goes below the new message, with its link
+        took = asyncio.get_running_loop().time() - began
         await self._save_ids(table_id, shown)
+        return snap, drawn, took
 
     async def _save_ids(self, table_id: int, shown: Shown) -> None:
         """The table message and the standing ping, as a restart finds them:
@@ -538,23 +557,7 @@ class Presenter:
         """A panel to keep up to date; `shows`: what it was sent with, or
         `clicked`: the stamp of the button clicked on it. Call it once the
         interaction is answered: the panel lets go of the clicked message."""
-        # Kept for its token, for up to 15 minutes, the interaction would keep
-        # the message clicked on too, parsed: its embed, rows and buttons. At
-        # 800 tables those 1,600 messages were about a sixth of what every full
-        # garbage collection walks, each collection a pause of the event loop.
-        interaction.message = None
-        old = self.panels.get((table_id, user_id))
-        if old is not None and old.thinking and old.interaction is not interaction:
-            self._delete_answer(old.interaction)
-        panel = Panel(interaction, lang, self.now(), owed=shows is None)
-        if shows is not None:
-            panel.shown, panel.seen = panel_key(*shows), _moment(shows[0])
-        elif old is not None and clicked is not None and old.shown.startswith(f"{clicked}:"):
-            # Clicked on the question it shows: it stays as it is until the
-            # click's move lands. Shown again meanwhile, the same question
-            # would invite a second click, refused as late.
-            panel.shown, panel.seen = old.shown, old.seen
-        self.panels[(table_id, user_id)] = panel
+        self.hand.register(table_id, user_id, interaction, lang, shows, clicked)
 
     def follow_panel(self, table_id: int, user_id: int, interaction: discord.Interaction,
                      lang: Lang) -> None:
@@ -565,20 +568,6 @@ class Presenter:
         shown = self.shown.get(table_id)
         if shown is not None:
             self._wake_panels(shown)
-
-    def _delete_answer(self, interaction: discord.Interaction) -> None:
-        """A "thinking" answer that a newer panel replaced before it became one
-        (two quick clicks on "My hand" past capacity): deleted, not left
-        thinking until Discord gives up on it."""
-        async def delete() -> None:
-            # Tidying only: a refusal or the network failing leaves it be.
-            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError,
-                                     asyncio.TimeoutError):
-                await interaction.delete_original_response()
-
-        task = asyncio.get_running_loop().create_task(delete())
-        self._deleting.add(task)
-        task.add_done_callback(self._deleting.discard)
 
     def told(self, table_id: int, user_id: int) -> tuple[TableSnapshot, SeatUpdate] | None:
         """The table as it was last told to the presenter (saved), with this
@@ -595,6 +584,7 @@ class Presenter:
         snap = shown.snap
         if snap is None:
             return
+        await self.hand.take_back(snap.table_id)  # after a restart: the panels opened before
         updates = dict(shown.updates)
         idle_too = self.load.shedding.idle_panels
         due = {user_id: update for user_id, update in updates.items()
@@ -607,9 +597,12 @@ class Presenter:
         results = await asyncio.gather(
             *(self._refresh_panel(snap, user_id, update) for user_id, update in due.items()),
             return_exceptions=True)
+        if any(result is True for result in results):
+            shown.landed = True
+            if shown.table is not None:
+                shown.table.reached()  # a clock held for a failed panel runs on
         if snap.status not in (Status.LOBBY, Status.PLAYING):
-            for done in [k for k in self.panels if k[0] == snap.table_id]:
-                del self.panels[done]
+            self.hand.drop_table(snap.table_id)
         for result in results:
             if isinstance(result, Exception):
                 raise result  # the lane tries again (with the newest state)
@@ -634,50 +627,38 @@ class Presenter:
                 or snap.status not in (Status.LOBBY, Status.PLAYING))
 
     async def _refresh_panel(self, snap: TableSnapshot, user_id: int,
-                             update: SeatUpdate) -> None:
+                             update: SeatUpdate) -> bool:
+        """Edit one panel if what it shows changed; True if an edit landed."""
         panel = self.panels.get((snap.table_id, user_id))
         if panel is None:
-            return
+            return False
         stops = panel.opened + PANEL_LIFETIME
         if panel.shown.endswith(_EXPIRED):
-            del self.panels[(snap.table_id, user_id)]  # its last edit said so
-            return
+            self.hand.drop((snap.table_id, user_id))  # its last edit said so
+            return False
         # Near its end the panel says when it stops following the game,
         # and at the end that it did: never a panel frozen in silence.
         now = self.now()
         notice = panel_notice(stops, now, panel.lang) if now >= stops - PANEL_WARNING else None
         key = panel_key(snap, update) + (_EXPIRED if now >= stops else
                                          ":warned" if notice else "")
-        if key == panel.shown or _moment(snap) < panel.seen:
-            return  # shown already, or a newer state is (a refresh that started late)
+        if key == panel.shown or moment(snap) < panel.seen:
+            return False  # shown already, or a newer state is (a refresh that started late)
         rendered = hand_panel(snap, update.view, panel.lang, now, notice=notice)
         try:
             await panel.interaction.edit_original_response(
                 content=rendered.content, embed=rendered.embed,
                 view=unlistened(rendered.view))
-            panel.shown, panel.seen = key, max(panel.seen, _moment(snap))
+            panel.shown, panel.seen = key, max(panel.seen, moment(snap))
             panel.owed, panel.refreshed, panel.thinking = False, now, False
+            return True
         except discord.HTTPException as err:
             if retry_delay(err, 0) is not None:
                 raise  # a passing trouble: the panel stays, tried again
             # Its token expired or its message is gone: the person opens a new
             # one (unless they did while this edit was out).
-            if self.panels.get((snap.table_id, user_id)) is panel:
-                del self.panels[(snap.table_id, user_id)]
-
-
-def panel_key(snap: TableSnapshot, update: SeatUpdate) -> str:
-    """What a hand panel shows, as far as it changes: a panel whose key is
-    unchanged is not edited. In the vuile was window a panel shows whether its
-    own seat passed, not who else did, so a pass edits only the panel of the
-    seat that passed (it used to edit every panel at the table)."""
-    passed = update.seat in snap.passed
-    return f"{snap.stamp}:{snap.status.value}:{passed}:{update.view.legal}"
-
-
-def _moment(snap: TableSnapshot) -> int:
-    """How far the table's game is: its event count (-1 in the lobby)."""
-    return snap.view.event_count if snap.view is not None else -1
+            self.hand.drop((snap.table_id, user_id), panel)
+            return False
 
 
 def _log_refused(err: Exception) -> None:
@@ -685,18 +666,3 @@ def _log_refused(err: Exception) -> None:
         log.warning("Discord refused an update: %s %s", err.status, err.text)
     else:
         log_failure(log, logging.ERROR, "showing a table failed", error=err)
-
-
-def retry_delay(err: Exception, failures: int) -> float | None:
-    """Seconds to wait before trying an update again after `err`; None when
-    trying again cannot help (a refusal: the channel is gone, a bad body)."""
-    backoff = min(RETRY_MAX, EDIT_INTERVAL * 2.0 ** failures)
-    if isinstance(err, discord.RateLimited):
-        return max(err.retry_after, EDIT_INTERVAL)
-    if isinstance(err, discord.HTTPException):
-        return backoff if err.status == 429 or err.status >= 500 else None
-    if isinstance(err, OSError | aiohttp.ClientError | asyncio.TimeoutError):
-        return backoff  # the network
-    if isinstance(err, OUTAGE_ERRORS):
-        return backoff  # the database locked for a moment, the disk full, gone away
-    return None

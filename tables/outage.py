@@ -6,6 +6,10 @@ what discord.py tells it; tables ask it before a clock may run, and hear from
 it (through `watch`) when it changes, so no clock runs out on a person while
 the bot could not have heard them, and nobody forfeits for the bot's trouble.
 
+Reach also says whether tables wait to be shown (`shows`): a person can only
+answer a turn they were shown, so with Discord answering the bot's edits with
+errors (a REST outage, the gateway up) a clock waits too, per table.
+
 Kept per shard, so a bot with many shards pauses only the guilds of the shard
 that dropped. No discord.py in here: plain ids, easy to test.
 """
@@ -28,9 +32,12 @@ def _no_problem(guild_id: int, channel_id: int) -> None:
 
 
 class Reach:
-    def __init__(self, *, always: bool = False) -> None:
+    def __init__(self, *, always: bool = False, shows: bool = False) -> None:
         # `always`: tables without Discord (tests, benches) are always reachable.
         self._always = always
+        # `shows`: a presenter tells each table when its message reached Discord,
+        # and a decision's clock waits for that (tables/timekeeper.py).
+        self.shows = shows
         self._shard_count = 1
         self._connected: set[int] = set()
         self._guilds: set[int] = set()

@@ -7,8 +7,8 @@ which are given per seat.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from enum import Enum
 
 from data.ratings import RatingChange
@@ -47,6 +47,9 @@ class Clock:
     deadline: datetime | None  # None: no clock runs (R18, or nobody waited for)
     window: bool
     paused: bool = False  # an outage: nobody can reach the table, no clock runs
+    # Seconds left of a clock that waits for the table message to show it; it
+    # starts as the message lands, so `deadline` is "if it started now".
+    held: float | None = None
 
 
 @dataclass(frozen=True)
@@ -113,3 +116,12 @@ def stamp_of(event_count: int) -> str:
         event_count, rest = divmod(event_count, 36)
         out = digits[rest] + out
     return out
+
+
+def drawn_at(snap: TableSnapshot, now: datetime) -> TableSnapshot:
+    """`snap` as a table message drawn at `now` shows it: a held clock
+    counts from `now`, for the message that lands starts it."""
+    clock = snap.clock
+    if clock is None or clock.held is None or clock.paused:
+        return snap
+    return replace(snap, clock=replace(clock, deadline=now + timedelta(seconds=clock.held)))

@@ -82,7 +82,8 @@ class Table:
         # Told once, when the lobby starts or closes (its invitations go).
         self.on_lobby_over: Callable[[Table], None] | None = None
         # The pieces: each gets only what it needs (the clocks' timers are shared).
-        self.time = Timekeeper(self, row.id, deps.clock, deps.config, row.created_at)
+        self.time = Timekeeper(self, row.id, deps.clock, deps.config, row.created_at,
+                               deps.reach.shows)
         self.clocks = self.time.clocks
         self.retries = Retries(row.id, deps.config.save_give_up, deps.clock, self.clocks)
         self.play = Play(self, self.journal, row.guild_id, deps.clock)
@@ -142,6 +143,10 @@ class Table:
         return stamp_of(len(self.game.events)) if self.game else "0"
 
     @property
+    def event_count(self) -> int:
+        return len(self.game.events) if self.game else -1
+
+    @property
     def deadline(self) -> datetime | None:
         return self.clocks.deadline
 
@@ -169,7 +174,8 @@ class Table:
         clock = None
         if game and not game.over:
             waiting = game.waiting()
-            clock = Clock(waiting.seats, self.deadline, waiting.window, not self.reachable)
+            clock = Clock(waiting.seats, self.deadline, waiting.window, not self.reachable,
+                          self.clocks.held)
         return TableSnapshot(
             table_id=self.id, guild_id=self.row.guild_id, channel_id=self.row.channel_id,
             host_id=self.row.host_id, public=self.row.public, rules=self.rules,
@@ -319,8 +325,9 @@ class Table:
     def live_game(self) -> Game | None:
         """The game, while it is played and people can reach the table."""
         game = self.game
-        if self.status is not Status.PLAYING or game is None or game.over or not self.reachable:
-            return None
+        if (self.status is not Status.PLAYING or game is None or game.over or not self.reachable
+                or self.time.unshown):
+            return None  # computers wait too: people come back to the game as they left it
         return game
 
     async def computer_move(self, move: Move) -> None:
@@ -429,6 +436,28 @@ class Table:
             await self._abandon(lost)
             return
         await self.step(self.play.time_out, retry)
+
+    def shown(self, event_count: int, start: datetime, late: bool = False) -> None:
+        """The listener's table message showing `event_count` events reached
+        Discord: a clock waiting for it runs (tables/timekeeper.py)."""
+        if self.time.shown(event_count, start, late) and self.open:
+            # It showed an earlier deadline than the one that runs: shown again.
+            self.time.task = asyncio.get_running_loop().create_task(self._show_locked())
+
+    def reached(self) -> None:
+        """Discord took a request for this table again (a hand panel's edit):
+        a clock held for a failed one runs on, if its message showed it."""
+        self.shown(-1, self.deps.clock.now())
+
+    def show_failed(self) -> None:
+        """Edits for this table (its message, a hand panel) fail: its clock
+        waits, keeping its time."""
+        self.time.show_failed()
+
+    async def _show_locked(self) -> None:
+        async with self.lock:
+            if self.open:
+                await self._notify(())
 
     def rearm(self) -> None:
         """After a restart or an outage: the decision on hand gets a fresh, full clock."""

@@ -7,6 +7,11 @@ gets its clock back in full. A decision clock's callback carries the
 generation it was armed in, and every stop starts a new one: a callback that
 was already on its way when the clock stopped (an outage that began in the
 same moment) finds itself stale and does nothing.
+
+A decision clock may also be *held*: armed with its seconds, but not running
+until the table message that shows the decision has reached Discord
+(`release`), and held again, with the time it has left, while edits to that
+message fail (`hold`).
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ Expiry = Callable[[str, int], Awaitable[None]]  # (stamp, generation)
 class TableClocks:
     def __init__(self, clock: ClockSource) -> None:
         self.clock = clock
-        self.deadline: datetime | None = None  # the running decision clock's
+        self._deadline: datetime | None = None  # the running decision clock's
+        self.held: float | None = None  # seconds left of a clock that waits to be shown
+        self._expire: Expiry | None = None  # a held clock's callback
         self.generation = 0
         self._armed: str | None = None  # the stamp whose clock was armed
         self._decision: Timer | None = None
@@ -33,17 +40,49 @@ class TableClocks:
 
     # --- the decision clock -------------------------------------------------------
 
-    def arm_decision(self, stamp: str, seconds: float | None, expire: Expiry) -> None:
+    def arm_decision(self, stamp: str, seconds: float | None, expire: Expiry,
+                     held: bool = False) -> None:
         """A fresh clock for decision `stamp`, once per stamp (`seconds` None:
-        no clock runs for it)."""
+        no clock runs for it; `held`: it waits for `release`)."""
         if self._armed == stamp:
             return
         self.stop_decision()
         self._armed = stamp
         if seconds is None:
             return
-        self.deadline = self.clock.now() + timedelta(seconds=seconds)
-        self._call(self.deadline, stamp, expire)
+        if held:
+            self.held, self._expire = float(seconds), expire
+            return
+        self._deadline = self.clock.now() + timedelta(seconds=seconds)
+        self._call(self._deadline, stamp, expire)
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When the decision clock runs out; for a held clock, when it would
+        if it started now."""
+        if self.held is not None:
+            return self.clock.now() + timedelta(seconds=self.held)
+        return self._deadline
+
+    def hold(self) -> None:
+        """Stop the running decision clock, keeping the time it has left."""
+        if self._deadline is None or self._decision is None or self._armed is None:
+            return
+        expire, left = self._expire, (self._deadline - self.clock.now()).total_seconds()
+        self._decision.cancel()
+        self._decision, self._deadline = None, None
+        self.generation += 1
+        self.held = max(0.0, left)
+        self._expire = expire
+
+    def release(self, start: datetime) -> datetime | None:
+        """Start a held clock as of `start`; its deadline (None: none was held)."""
+        if self.held is None or self._expire is None or self._armed is None:
+            return None
+        self._deadline = start + timedelta(seconds=self.held)
+        self.held = None
+        self._call(self._deadline, self._armed, self._expire)
+        return self._deadline
 
     def retry_decision(self, delay: float, stamp: str, expire: Expiry) -> None:
         """Run `expire` again in `delay` seconds (its save failed), in the same
@@ -59,7 +98,7 @@ class TableClocks:
         if self._decision is not None:
             self._decision.cancel()
             self._decision = None
-        self.deadline = None
+        self._deadline, self.held, self._expire = None, None, None
         self.generation += 1
 
     def forget_decision(self) -> None:
@@ -69,6 +108,7 @@ class TableClocks:
         self._armed = None
 
     def _call(self, when: datetime, stamp: str, expire: Expiry) -> None:
+        self._expire = expire
         generation = self.generation
         self._decision = self.clock.call_at(when, lambda: expire(stamp, generation))
 

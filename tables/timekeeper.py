@@ -60,6 +60,11 @@ class Timed(Protocol):
     @property
     def reachable(self) -> bool: ...
 
+    @property
+    def event_count(self) -> int:
+        """The game's events so far (-1 without a game)."""
+        ...
+
     def decision_seconds(self) -> float | None:
         """The clock the decision on hand gets (`decision_seconds`); None
         also when no game is in play."""
@@ -83,17 +88,55 @@ class Timed(Protocol):
 
 class Timekeeper:
     def __init__(self, table: Timed, table_id: int, clock: ClockSource, config: TableConfig,
-                 created_at: datetime) -> None:
+                 created_at: datetime, shows: bool = False) -> None:
         self._table, self._id = table, table_id
         self._clock, self._config, self._created_at = clock, config, created_at
         self.clocks = TableClocks(clock)
         self._reached = table.reachable
         self.task: asyncio.Task[None] | None = None  # applying an outage's start or end
+        # `shows`: a listener tells when the table message reached Discord.
+        self._shows = shows
+        self._shown_count = -1  # the event count the table message last showed
+        self.unshown = False  # edits to the table message fail now
 
     def decision_changed(self) -> None:
-        """A fresh clock for each new decision (the moment moved on)."""
+        """A fresh clock for each new decision (the moment moved on); held
+        until the table message shows it."""
         seconds = self._table.decision_seconds() if self._table.reachable else None
-        self.clocks.arm_decision(self._table.moment, seconds, self._decision_timed_out)
+        held = self._shows and (self.unshown or self._shown_count < self._table.event_count)
+        self.clocks.arm_decision(self._table.moment, seconds, self._decision_timed_out, held)
+
+    def shown(self, event_count: int, start: datetime, late: bool = False) -> bool:
+        """The table message showing the game at `event_count` events reached
+        Discord: a clock held for it runs, counted from `start` (when what it
+        shows was drawn; `late`: it took so long to land that the clock
+        counts from now, later than it showed). True if the table must be
+        shown again: the deadline it showed is not the one that runs."""
+        if not self._shows:
+            return False
+        was_unshown, self.unshown = self.unshown, False
+        self._shown_count = max(self._shown_count, event_count)
+        released = None
+        if (self.clocks.held is not None and self._shown_count >= self._table.event_count
+                and self._table.status is Status.PLAYING):
+            released = self.clocks.release(start)
+        if was_unshown and self._table.status is Status.PLAYING:
+            log.info("table %s: its message is shown again; its clock runs on", self._id)
+            self.human_acted()  # the idle end runs again, in full
+            self._table.wake_computers()
+        return late and released is not None
+
+    def show_failed(self) -> None:
+        """Edits for the table fail (a REST outage): its clock waits,
+        keeping the time it has left, and so do the idle end and the
+        computer players, until an edit lands (`shown`)."""
+        if not self._shows or self.unshown:
+            return
+        self.unshown = True
+        if self._table.status is Status.PLAYING:
+            log.info("table %s: its message cannot be shown; its clock waits", self._id)
+        self.clocks.hold()
+        self.clocks.stop_idle()
 
     def rearm(self) -> None:
         """After a restart or an outage: the decision on hand gets a fresh, full clock."""
@@ -103,7 +146,7 @@ class Timekeeper:
 
     def human_acted(self) -> None:
         """A person acted: the idle end moves on."""
-        if self._table.reachable:
+        if self._table.reachable and not self.unshown:
             self.clocks.touch_idle(self._config.idle_timeout, self._idle_timed_out)
         else:
             self.clocks.stop_idle()
@@ -137,7 +180,8 @@ class Timekeeper:
         table = self._table
         async with table.lock:
             if (table.status is not Status.PLAYING or moment != table.moment
-                    or not self.clocks.current(generation) or not table.reachable):
+                    or not self.clocks.current(generation) or not table.reachable
+                    or self.unshown):
                 return  # the moment passed, or an outage stopped this clock
             if self._click_on_its_way():
                 self.clocks.retry_decision(CLICK_RECHECK, moment, self._decision_timed_out)
@@ -152,7 +196,7 @@ class Timekeeper:
                 and self._clock.now() < deadline + CLICKS_WAITED_FOR)
 
     async def _idle_timed_out(self) -> None:
-        if self._table.status is Status.PLAYING and self._table.reachable:
+        if self._table.status is Status.PLAYING and self._table.reachable and not self.unshown:
             log.info("table %s: nobody acted for %s; ending it", self._id,
                      self._config.idle_timeout)
             await self._table.end("idle")

@@ -11,6 +11,7 @@ from typing import Any, cast
 from bench.chaos import (
     Chaos,
     ChaosBot,
+    RestOutage,
     count_tracebacks,
     in_outage,
     problems_first,
@@ -59,7 +60,7 @@ def _chaos(tmp_path: Path, only: frozenset[str] | None) -> Chaos:
 
 def test_only_keeps_the_kinds_asked_for_in_the_seeds_order(tmp_path: Path) -> None:
     every = _chaos(tmp_path, None).schedule(random.Random(2))
-    assert len(every) == 16
+    assert len(every) == 17
     chaos = _chaos(tmp_path, frozenset({"sigkill"}))
     assert chaos.schedule(random.Random(2)) == [chaos.kill] * 3
 
@@ -79,3 +80,17 @@ def test_sigterm_is_a_kind_of_its_own_and_its_targets(tmp_path: Path) -> None:
     assert sigterm_targets_met([good, good]) and sigterm_targets_met([])
     for bad in ({"exit_code": 1}, {"exit_s": 10.0}, {"leases_left": 1}, {"saves_lost": 2}):
         assert not sigterm_targets_met([good, {**good, **bad}])
+
+
+def test_a_rest_outage_reports_forfeits_in_it_and_how_fast_tables_caught_up() -> None:
+    rest = RestOutage(outages=[[100.0, 115.0]], behind=3, catch_up=[0.4, 0.9, 0.6])
+    forfeits = [(1, 0, 112.0), (2, 1, 124.0), (3, 0, 126.0)]  # the last: a full clock after
+    report = rest.report(forfeits)
+    assert report["wrongful_forfeits"] == 2
+    assert report["wrongful_where"] == [{"table": 1, "seat": 0, "seen_s": 12.0},
+                                        {"table": 2, "seat": 1, "seen_s": 24.0}]
+    assert report["catch_up_s"] == {"median": 0.6, "max": 0.9}
+    assert not report["goal_met"]
+    assert RestOutage(outages=[[100.0, 115.0]], catch_up=[0.5]).report(forfeits[2:])["goal_met"]
+    slow = RestOutage(outages=[[100.0, 115.0]], catch_up=[0.5, 1.4])
+    assert not slow.report([])["goal_met"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cogs.i18n import t
-from cogs.presenter import PANEL_LIFETIME
+from cogs.panels import PANEL_LIFETIME
 from tests.e2e.toep_world import World, open_private_table, open_world, start
 
 

@@ -187,6 +187,17 @@ class World:
         await self.click(who, question, str(button["custom_id"]))
         return question
 
+    async def clocks_shown(self, timeout: float = 10.0) -> None:
+        """Wait until no clock waits for its table message to reach Discord
+        (it starts as the message lands): fake time moves on only then, as
+        real time would not stand still while the bot edits."""
+        deadline = time.monotonic() + timeout
+        while self.bot is not None and time.monotonic() < deadline:
+            if not any(t.clocks.held is not None and t.reachable and not t.time.unshown
+                       for t in self.bot.manager):
+                return
+            await asyncio.sleep(0.01)
+
     async def bot_settled(self) -> None:
         """Wait until the callbacks ran, the tables have no work in hand and
         every update is shown."""
@@ -425,6 +436,8 @@ async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
                           logged_errors=errors.records, database_url=database_url)
             world.setup(names, locale=locale, guild_locale=guild_locale)
             await world.start()
+            if isinstance(clock, FakeClock):
+                clock.settle_hooks.append(world.clocks_shown)
             if seed is not None:
                 world.fix_seed(seed)
             try:

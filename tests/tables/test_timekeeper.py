@@ -32,6 +32,7 @@ class FakeTable:
         self.seconds: float | None = 20
         self.said: list[str] = []
         self.clicks_waiting = 0
+        self.event_count = 1
 
     def decision_seconds(self) -> float | None:
         return self.seconds
@@ -158,3 +159,90 @@ async def test_an_idle_table_ends_and_a_lobby_times_out(clock: FakeClock) -> Non
     assert lobby.said == []
     await clock.advance(1)
     assert lobby.said == ["cancel lobby_timeout"]
+
+
+# --- a clock waits for the table message (a REST outage) ------------------------------
+
+
+def _showing(clock: FakeClock) -> tuple[FakeTable, Timekeeper]:
+    """A table whose clocks wait to be shown, its 20 s turn armed."""
+    table = FakeTable()
+    keeper = Timekeeper(table, 1, clock, CONFIG, clock.now(), shows=True)
+    keeper.decision_changed()
+    return table, keeper
+
+
+async def test_a_clock_starts_only_once_the_message_showing_it_lands(clock: FakeClock) -> None:
+    table, keeper = _showing(clock)
+    assert keeper.clocks.held == 20
+    await clock.advance(60)  # the message never landed: no clock runs out
+    assert table.said == []
+    keeper.shown(0, clock.now())  # a message of an earlier moment starts nothing
+    await clock.advance(60)
+    assert table.said == []
+    drawn = clock.now()
+    await clock.advance(1)  # drawn, then a second on its way
+    assert not keeper.shown(1, drawn)  # it showed `drawn` + 20 s: that is the deadline
+    assert keeper.clocks.deadline == drawn + timedelta(seconds=20)
+    await clock.advance(18.9)
+    assert table.said == []
+    await clock.advance(0.2)
+    assert table.said == ["time ran out at 1"]
+
+
+async def _failing_after(clock: FakeClock, seconds: float) -> tuple[FakeTable, Timekeeper]:
+    """A 20 s turn shown, its clock run `seconds`; then an edit for the table fails."""
+    table, keeper = _showing(clock)
+    keeper.shown(1, clock.now())
+    await clock.advance(seconds)
+    keeper.show_failed()  # Discord answers 503
+    return table, keeper
+
+
+async def test_a_clock_waits_with_its_time_left_while_edits_fail(clock: FakeClock) -> None:
+    table, keeper = await _failing_after(clock, 12)
+    assert keeper.unshown and keeper.clocks.held == pytest.approx(8)
+    await clock.advance(120)
+    assert table.said == []
+    keeper.show_failed()  # failing again changes nothing
+    assert keeper.clocks.held == pytest.approx(8)
+    assert not keeper.shown(1, clock.now())
+    assert table.said == ["wake"]  # the computers, who waited too, go on
+    await clock.advance(7.9)
+    assert table.said == ["wake"]
+    await clock.advance(0.2)
+    assert table.said == ["wake", "time ran out at 1"]
+
+
+async def test_a_message_that_landed_late_starts_the_clock_from_then(clock: FakeClock) -> None:
+    _, keeper = _showing(clock)
+    drawn = clock.now()
+    await clock.advance(5)
+    assert keeper.shown(1, clock.now(), late=True)  # shown again: the deadline moved on
+    assert keeper.clocks.deadline == drawn + timedelta(seconds=25)
+
+
+async def test_without_a_presenter_nothing_waits_to_be_shown(clock: FakeClock) -> None:
+    table = FakeTable()
+    keeper = _keeper(table, clock)
+    keeper.decision_changed()
+    keeper.show_failed()
+    assert keeper.clocks.held is None and not keeper.unshown
+    await clock.advance(20)
+    assert table.said == ["time ran out at 1"]
+
+
+async def test_a_panel_edit_that_lands_lets_a_shown_clock_run_on(clock: FakeClock) -> None:
+    table, keeper = await _failing_after(clock, 5)  # a hand panel's edit failed
+    await clock.advance(30)
+    keeper.shown(-1, clock.now())  # another request for the table landed
+    assert keeper.clocks.held is None
+    await clock.advance(15.1)
+    assert table.said == ["wake", "time ran out at 1"]
+
+
+async def test_a_panel_edit_does_not_start_a_clock_never_shown(clock: FakeClock) -> None:
+    table, keeper = _showing(clock)
+    keeper.shown(-1, clock.now())  # a panel landed; the table message did not
+    await clock.advance(60)
+    assert keeper.clocks.held == 20 and table.said == []

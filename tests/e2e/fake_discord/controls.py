@@ -91,12 +91,14 @@ class FaultControls:
         times: int | None = None,
         seconds: float | None = None,
         channel: Channel | None = None,
+        posts: bool = False,
     ) -> None:
         """Answer message edits (channel messages and interaction webhooks) `status` (5xx,
-        body {"code": 0, "message": ...}) for `times` requests and/or `seconds`."""
+        body {"code": 0, "message": ...}) for `times` requests and/or `seconds`;
+        `posts`: new messages (channel messages, followups) too, a REST outage."""
         if not 500 <= status <= 599:
             raise ValueError(f"fail_edits wants a 5xx status, not {status}")
-        self._add_storm(status, None, False, channel, times, seconds)
+        self._add_storm(status, None, False, channel, times, seconds, posts)
 
     def rate_limit_edits(
         self,
@@ -123,13 +125,14 @@ class FaultControls:
         channel: Channel | None,
         times: int | None,
         seconds: float | None,
+        posts: bool = False,
     ) -> None:
         if times is None and seconds is None:
             raise ValueError("a storm needs times= and/or seconds=")
         until = None if seconds is None else time.monotonic() + seconds
         channel_id = None if channel is None else channel.id
         self._core.faults.storms.append(
-            Storm(status, retry_after, is_global, channel_id, times, until)
+            Storm(status, retry_after, is_global, channel_id, times, until, posts)
         )
 
     # -- channels and permissions ----------------------------------------------------------

@@ -15,6 +15,14 @@ EDIT_ROUTES = frozenset(
         "PATCH /webhooks/{application_id}/{token}/messages/{message_id}",
     }
 )
+# The routes that send a new message: a REST outage (`fail_edits(posts=True)`) fails
+# these too. Interaction callbacks are left out: the gateway's half of Discord.
+POST_ROUTES = frozenset(
+    {
+        "POST /channels/{channel_id}/messages",
+        "POST /webhooks/{application_id}/{token}",
+    }
+)
 _SERVER_ERRORS = {
     500: "500: Internal Server Error",
     502: "502: Bad Gateway",
@@ -33,6 +41,7 @@ class Storm:
     channel_id: int | None  # edits in this channel only; None: every channel
     times: int | None
     until: float | None
+    posts: bool = False  # new messages fail too, not only edits
 
     def active(self, now: float) -> bool:
         return (self.times is None or self.times > 0) and (self.until is None or now < self.until)
@@ -41,7 +50,7 @@ class Storm:
         if self.is_global:  # interaction callbacks and webhooks are outside the global limit
             return authenticated
         wanted = self.channel_id is None or channel_id == self.channel_id
-        return route in EDIT_ROUTES and wanted
+        return (route in EDIT_ROUTES or (self.posts and route in POST_ROUTES)) and wanted
 
     def answer(self, now: float) -> tuple[dict[str, Any], dict[str, str]]:
         """The body and headers of this storm's next answer (its status is `status`)."""

@@ -1,11 +1,11 @@
-"""The presenter's panel key (cogs/presenter.py): a hand panel is edited when
+"""The hand panel key (cogs/panels.py): a hand panel is edited when
 its key changes, so the key must change exactly when what it shows does."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from cogs.presenter import panel_key
+from cogs.panels import panel_key
 from cogs.render import hand_panel
 from engine.game import Phase
 from engine.views import seat_view
