@@ -34,6 +34,7 @@ import discord
 
 from cogs.buttons import unlistened
 from cogs.edit_backoff import Backoff, Lane, discord_trouble, retry_delay
+from cogs.forfeit_warnings import ForfeitWarnings
 from cogs.i18n import Lang, lang_for_locale
 from cogs.panels import (
     PANEL_LIFETIME,
@@ -108,6 +109,7 @@ class Presenter:
                  clock: ClockSource | None = None, load: LoadGauge | None = None) -> None:
         self.client = client
         self.db = db
+        self.forfeit_warnings = ForfeitWarnings(db)  # the clock warning on a panel
         self.clock = clock or SystemClock()
         self.load = load or LoadGauge()
         self.load.on_level = self._load_changed
@@ -644,7 +646,12 @@ class Presenter:
                                          ":warned" if notice else "")
         if key == panel.shown or moment(snap) < panel.seen:
             return False  # shown already, or a newer state is (a refresh that started late)
-        rendered = hand_panel(snap, update.view, panel.lang, now, notice=notice)
+        shown = self.shown.get(snap.table_id)
+        counts = shown is not None and shown.table is not None and shown.table.forfeits_count
+        warning = await self.forfeit_warnings.line(snap, counts, update.seat, user_id,
+                                                   panel.lang, now)
+        rendered = hand_panel(snap, update.view, panel.lang, now, notice=notice,
+                              warning=warning)
         try:
             await panel.interaction.edit_original_response(
                 content=rendered.content, embed=rendered.embed,

@@ -54,17 +54,21 @@ _ACTIONS: tuple[tuple[str, discord.ButtonStyle], ...] = (
 
 def hand_panel(snap: TableSnapshot, seat: SeatView, lang: str,
                now: datetime | None = None, hint: str | None = None,
-               notice: str | None = None, story: bool = True) -> Rendered:
+               notice: str | None = None, story: bool = True,
+               warning: str | None = None) -> Rendered:
     """`seat`'s private panel. Game buttons carry `snap.stamp`. `hint` is a
     line from `hint_text`, if the cog asked engine.bots.hints for one;
-    `notice` one from `panel_notice`. `story`: the panel tells what the
-    table is at (render_story.py); off where the table is shown beside it."""
+    `notice` one from `panel_notice`; `warning` what running out of time
+    would cost (cogs/forfeit_warnings.py), shown while the seat's clock runs.
+    `story`: the panel tells what the table is at (render_story.py); off
+    where the table is shown beside it."""
     names = names_of(snap)
     embed = discord.Embed(title=clip(t(lang, "hand.title"), MAX_TITLE), colour=HAND_COLOUR)
     head = story_lines(seat.public, snap.recent, names, lang,
                        snap.status is Status.PLAYING) if story else []
+    clock_warning = t(lang, "hand.clock_warning", warning=warning) if warning else None
     lines = head + _lines(snap, seat, names, lang, now) + [
-        line for line in (hint, notice) if line]
+        line for line in (clock_warning, hint, notice) if line]
     embed.description = clip("\n".join(lines), MAX_DESCRIPTION)
     view = panel_view(snap, seat, lang)
     return Rendered(None, embed, view if view.children else None)

@@ -288,7 +288,10 @@ class TableCog(commands.Cog):
             self.bot.presenter.follow_panel(table.id, update.user_id, interaction, lang)
             return
         snap, update = told or (table.snapshot(), update)
-        rendered = hand_panel(snap, update.view, lang, self.bot.presenter.now())
+        now = self.bot.presenter.now()
+        warning = await self.bot.presenter.forfeit_warnings.line(
+            snap, table.forfeits_count, update.seat, update.user_id, lang, now)
+        rendered = hand_panel(snap, update.view, lang, now, warning=warning)
         await interaction.response.send_message(
             content=rendered.content, embed=rendered.embed or discord.utils.MISSING,
             view=unlistened(rendered.view) or discord.utils.MISSING, ephemeral=True)

@@ -20,7 +20,15 @@ from data.bans import BAN_LENGTH
 from engine.game import Phase
 from tables.snapshot import Status
 from tests.e2e.fake_discord.models import Message
-from tests.e2e.toep_world import World, open_public_table, open_world, original
+from tests.e2e.toep_world import (
+    World,
+    open_private_table,
+    open_public_table,
+    open_world,
+    original,
+    start,
+    to_a_turn,
+)
 
 CHANNELS = itertools.count(900)  # the other tables' channels
 LANGS = pytest.mark.parametrize(("locale", "lang"), [("en-US", "en"), ("nl", "nl")])
@@ -161,3 +169,47 @@ async def test_a_lifted_ban_is_told_to_its_player(tmp_path: Path, locale: str,
             t(lang, "ban.notice.lifted")) == 1
         assert all(m.text != t("en", "ban.notice.lifted")
                    for m in world.fake.ephemeral_messages(world.people["anna"]))
+
+
+@LANGS
+async def test_the_panel_of_a_player_on_the_clock_warns_what_running_out_costs(
+        tmp_path: Path, locale: str, lang: str) -> None:
+    """The clock warning: while a player's turn clock runs at a public table,
+    their panel (theirs only) says which forfeit running out would be and,
+    for the one that bans, until when; a vuile was window, where silence is an
+    answer, warns of nothing."""
+    async with open_world(tmp_path, ("anna", "bram"), locale=locale,
+                          guild_locale=locale) as world:
+        await _forfeited_elsewhere(world, "anna", 2)
+        await _forfeited_elsewhere(world, "bram", 2)
+        table = await open_public_table(world)
+        assert world.bot is not None
+        window_panel = await world.panel("anna")
+        assert window_panel is not None and "⏱️" not in window_panel.text
+        turn = await to_a_turn(world, table)
+        who = world.name_of(table.seats[turn].user_id)
+        other = "bram" if who == "anna" else "anna"
+        assert who is not None
+        await world.clocks_shown()
+        panel = await world.panel(who)
+        assert panel is not None
+        until = timestamp(world.bot.clock.now() + BAN_LENGTH, "f")
+        warning = t(lang, "hand.clock_warning", warning=t(
+            lang, "ban.warn.last", nth=nth(3, lang), days=7, until=until))
+        assert warning in panel.text
+        waiting = await world.panel(other)  # not on the clock: no warning
+        assert waiting is not None and "⏱️" not in waiting.text
+
+
+async def test_a_private_table_warns_of_nothing_on_the_clock(tmp_path: Path) -> None:
+    async with open_world(tmp_path, ("anna", "bram")) as world:
+        await _forfeited_elsewhere(world, "anna", 2)
+        await _forfeited_elsewhere(world, "bram", 2)
+        table = await open_private_table(world, guests=("bram",))
+        await start(world)
+        turn = await to_a_turn(world, table)
+        who = world.name_of(table.seats[turn].user_id)
+        assert who is not None
+        await world.clocks_shown()
+        panel = await world.panel(who)
+        assert panel is not None and "⏱️" not in panel.text
