@@ -52,17 +52,15 @@ def check_rate(view: SeatView) -> float:
     could count it: the calls answered so far in the game (each checked or
     believed by all), on a prior of `PRIOR_CALLS` at `DETER`."""
     answered = checked = 0
-    open_call = False
-    was_checked = False
+    answers: set[str] = set()  # the answers to the call in hand
     for event in (*view.public.history, ev.act(ev.CLOSE_WINDOW)):
         if event.do in (ev.CHECK, ev.BELIEVE):
-            open_call = True
-            was_checked = was_checked or event.do == ev.CHECK
-            continue
-        if open_call:
-            answered += 1
-            checked += was_checked
-        open_call = was_checked = False
+            answers.add(event.do)
+        elif event.do in (ev.VUILE_WAS, ev.CLOSE_WINDOW):
+            # A call with no answer could not be checked (a dead man's round, a super toep).
+            answered += bool(answers)
+            checked += ev.CHECK in answers
+            answers = set()
     return (checked + PRIOR_CALLS * DETER) / (answered + PRIOR_CALLS)
 
 

@@ -19,7 +19,7 @@ from engine.review import FORMAT, main, review_json, review_record
 from engine.review_moments import decisions
 from engine.review_verdict import VERDICTS
 from engine.seat_view_record import seat_view_record
-from tests.engine.review_games import finished, twin
+from tests.engine.review_games import finished, twin, with_calls
 
 SAMPLES = 6
 
@@ -180,3 +180,16 @@ def test_twin_super_toeps_get_the_same_review(seat: int) -> None:
     assert before and any(j.round == 2 for j in before)
     for trial in twins[:2]:
         assert [j for j in review_record(trial, [seat], 2, SAMPLES) if j.index < last] == before
+
+
+def test_twin_records_with_calls_and_checks_get_the_same_review() -> None:
+    kinds: set[str] = set()
+    for seed in range(3):
+        record = with_calls(seed)
+        for seat in range(3):
+            other = twin(record, seat)
+            assert other is not None and other["deals"] != record["deals"]
+            judged = review_record(record, [seat], 1, SAMPLES)
+            kinds |= {j.chosen.do for j in judged}
+            assert review_record(other, [seat], 1, SAMPLES) == judged
+    assert {ev.VUILE_WAS, ev.CLOSE_WINDOW, ev.CHECK, ev.BELIEVE} <= kinds
