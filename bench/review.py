@@ -7,7 +7,8 @@ reviewed), it prints: the time to review one seat's whole game (median, as
 wall and CPU time of this one process; goal: median at most 10 s), the share
 of decisions answered exactly, the share whose verdict is the same under
 `--seeds` seeds (goal: at least 95%), and the share of the hard player's own
-decisions called mistake or worse (goal: at most 5%). Then, on games where
+decisions called mistake or worse (goal: at most 5%), also per kind of
+decision (`kinds`). Then, on games where
 seat 0 folds a sure winner in the last trick (bench/review_games.py), the
 share of those planted blunders called blunder (goal: 100%). Also the marks
 lost per decision by level (hard, normal, easy, random at one table), the
@@ -29,6 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.review_games import PLAYERS, long_games, planted_game
+from engine import events as ev
 from engine.bots import make_bot
 from engine.bots.runner import play_out
 from engine.chance import RandomChance
@@ -48,11 +50,23 @@ def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
+def kind_of(j: Judgement) -> str:
+    """What a decision is about, for the figures per kind."""
+    do = j.chosen.do
+    if do in (ev.PLAY, ev.TOEP):
+        return "card or toep"
+    return {ev.CALL: "call or fold", ev.FOLD: "call or fold", ev.PLAY_IN: "dead man's choice",
+            ev.SIT_OUT: "dead man's choice", ev.CLOSE_WINDOW: "vuile was or pass",
+            ev.VUILE_WAS: "vuile was or pass", ev.CHECK: "check or believe",
+            ev.BELIEVE: "check or believe"}.get(do, do)
+
+
 def long_figures(games: int, seeds: int, samples: int) -> dict[str, Any]:
     wall: list[float] = []
     cpu: list[float] = []
     rounds: list[int] = []
     decided = exact = agree = bad = 0
+    kinds: dict[str, Counter[str]] = {}
     for g, (_, record, played) in enumerate(long_games(games)):
         seat = g % PLAYERS
         runs: list[list[Judgement]] = []
@@ -66,6 +80,11 @@ def long_figures(games: int, seeds: int, samples: int) -> dict[str, Any]:
         exact += sum(j.exact for j in runs[0])
         agree += sum(len({run[i].verdict for run in runs}) == 1 for i in range(len(runs[0])))
         bad += sum(j.verdict in ("mistake", "blunder") for j in runs[0])
+        for i, j in enumerate(runs[0]):
+            row = kinds.setdefault(kind_of(j), Counter())
+            row["decisions"] += 1
+            row["same_verdict"] += len({run[i].verdict for run in runs}) == 1
+            row["mistake_or_worse"] += j.verdict in ("mistake", "blunder")
     return {
         "games": games, "rounds": rounds, "decisions": decided, "samples": samples,
         "review_s": {"median": round(statistics.median(wall), 2), "max": round(max(wall), 2),
@@ -73,6 +92,7 @@ def long_figures(games: int, seeds: int, samples: int) -> dict[str, Any]:
         "exact": _share(exact, decided),
         "agreement": _share(agree, decided), "seeds": seeds,
         "hard_mistakes": _share(bad, decided),
+        "kinds": {kind: dict(row) for kind, row in sorted(kinds.items())},
     }
 
 
@@ -147,6 +167,8 @@ def main() -> None:
           f"{long['agreement']} (goal >= {GOALS['agreement']})")
     print(f"hard player's decisions called mistake or worse: {long['hard_mistakes']} "
           f"(goal <= {GOALS['hard_mistakes']})")
+    for kind, row in long["kinds"].items():
+        print(f"  {kind}: {row}")
     print(f"planted blunders: {planted['planted']} in {planted['games']} games, called "
           f"blunder: {planted['caught']} (goal {GOALS['planted_caught']}), {planted['verdicts']}")
     for level, row in out["levels"].items():

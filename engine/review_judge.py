@@ -18,9 +18,11 @@ from engine.bots.search import fold_cost, small_ending
 from engine.bots.sim import RoundSim
 from engine.bots.thumb import ThumbPolicy
 from engine.events import Event
+from engine.review_check import check_table
 from engine.review_moments import Decision
 from engine.review_value import Table, option_of, play_out, table
 from engine.review_verdict import CLEAR, Bluffs, band, verdict
+from engine.review_window import Rows, window_rows
 from engine.review_worlds import dealt_out, guessed
 from engine.state import Phase
 from engine.views import SeatView
@@ -87,25 +89,50 @@ def settled(tab: Table, chosen: int) -> bool:
     return True
 
 
-def _sampled_table(view: SeatView, options: list[Event], chosen: int, samples: int,
-                   rng: Random) -> Table:
-    seed = rng.randrange(1 << 30)
-    steps = [option_of(e) for e in options]
+def batched(rows: Rows, chosen: int, samples: int) -> Table:
+    """The rows of as many worlds as the verdict needs, up to `samples`."""
     tab = Table([], [])
     batch = min(FIRST_BATCH, samples)
     while batch > 0:
-        more = guessed(view, batch, rng)
-        tab = tab.joined(table(more, steps, view.seat, seed, len(tab.rows)))
+        tab = tab.joined(rows(batch, len(tab.rows)))
         if settled(tab, chosen):
             break
         batch = min(len(tab.rows), samples - len(tab.rows))
     return tab
 
 
+def _sampled_table(view: SeatView, options: list[Event], chosen: int, samples: int,
+                   rng: Random) -> Table:
+    seed = rng.randrange(1 << 30)
+    steps = [option_of(e) for e in options]
+    return batched(lambda count, first: table(guessed(view, count, rng), steps, view.seat,
+                                              seed, first), chosen, samples)
+
+
 def _options(view: SeatView) -> list[Event]:
-    if view.public.phase is Phase.DEAD_MAN_CHOICE:
+    phase = view.public.phase
+    if phase is Phase.DEAD_MAN_CHOICE:
         return [ev.act(ev.PLAY_IN, view.seat), ev.act(ev.SIT_OUT, view.seat)]
+    if phase is Phase.WINDOW:  # calling, or passing: saying nothing till the moment closed
+        return [ev.act(ev.VUILE_WAS, view.seat), ev.act(ev.CLOSE_WINDOW)]
     return list(view.legal)
+
+
+def _table(view: SeatView, options: list[Event], chosen: int, samples: int,
+           rng: Random) -> tuple[Table, bool]:
+    """The marks of every choice in every world, and whether they are exact."""
+    phase = view.public.phase
+    if phase is Phase.DEAD_MAN_CHOICE:
+        return _dead_man_table(view, samples, rng), False
+    if phase is Phase.WINDOW:
+        return batched(window_rows(view, rng), chosen, samples), False
+    if phase is Phase.CHECK:
+        return check_table(view), True
+    # Dealt out one by one only where the rest has no chance in it.
+    every = dealt_out(view) if small_ending(sim_from_view(view, {})) else None
+    if every is not None:
+        return table(every, [option_of(e) for e in options], view.seat, 0), True
+    return _sampled_table(view, options, chosen, samples, rng), False
 
 
 def judge(decision: Decision, seed: int, samples: int = SAMPLES,
@@ -117,17 +144,7 @@ def judge(decision: Decision, seed: int, samples: int = SAMPLES,
     rng = decision_rng(seed, seat, decision.index)
     options = _options(view)
     chosen_j = options.index(decision.chosen)
-    exact = False
-    if public.phase is Phase.DEAD_MAN_CHOICE:
-        tab = _dead_man_table(view, samples, rng)
-    else:
-        # Dealt out one by one only where the rest has no chance in it.
-        every = dealt_out(view) if small_ending(sim_from_view(view, {})) else None
-        if every is not None:
-            exact = True
-            tab = table(every, [option_of(e) for e in options], seat, 0)
-        else:
-            tab = _sampled_table(view, options, chosen_j, samples, rng)
+    tab, exact = _table(view, options, chosen_j, samples, rng)
     marks = {e: tab.mean(j) for j, e in enumerate(options)}
     # Of equal choices, the one made is the best.
     best_j = min(range(len(options)), key=lambda j: (marks[options[j]], j != chosen_j, j))

@@ -6,11 +6,14 @@ event's index, the event, and the seat's `SeatView` just before it. The view
 is all the review reads of the game: it holds no card the seat had not seen,
 so a review cannot depend on one (the twin-deal principle, docs/design.md).
 
-Reviewed are the decisions whose worth is counted in marks within the round:
-a card or a toep, a call or a fold, playing in or sitting out a dead man's
-round. A vuile was call, a check, a super toep answer and the play of a
-super toep are not reviewed (their worth lies in a new hand, in another's
-hand or in the whole game).
+Reviewed are the decisions whose worth is counted in marks: a card or a
+toep (also in a super toep), a call or a fold, playing in or sitting out a
+dead man's round, a vuile was call, and a check or a belief. Silence in the
+vuile was moment is no event (R17): a seat that could call and did not
+passed, and its pass is judged at the event that closed the window, with
+the hand it then played the round with (`close_window`, its choice). A super
+toep answer is not reviewed (its worth lies in the whole game's chances,
+not in marks: docs/review.md).
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ from engine.events import Event
 from engine.game import Game
 from engine.record import ReplayError, load_record, new_game, parse_event
 from engine.refusal_words import replay_line
-from engine.state import SUPER_TOEP, Phase
+from engine.state import Phase
 from engine.views import SeatView, seat_view
 
 log = logging.getLogger(__name__)
 
-REVIEWED_PHASES = frozenset({Phase.PLAY, Phase.TOEP_ANSWER, Phase.DEAD_MAN_CHOICE})
+REVIEWED_PHASES = frozenset({Phase.PLAY, Phase.TOEP_ANSWER, Phase.DEAD_MAN_CHOICE,
+                             Phase.WINDOW, Phase.CHECK})
 
 
 @dataclass(frozen=True)
@@ -65,12 +69,7 @@ def decisions(record: object, seats: Collection[int]) -> Iterator[Decision]:
         raise ReplayError(None, "the game is not finished; only a finished game is reviewed")
     found: list[Decision] = []
     for index, event in enumerate(events):
-        seat = event.seat
-        if (seat is not None and seat in seats and event.do != ev.FORFEIT
-                and game.phase in REVIEWED_PHASES and game.kind != SUPER_TOEP):
-            view = seat_view(game, seat)
-            if len(view.legal) > 1:
-                found.append(Decision(index, event, view))
+        found.extend(_made(game, index, event, seats))
         try:
             game.apply(event)
         except IllegalEvent as err:
@@ -79,3 +78,25 @@ def decisions(record: object, seats: Collection[int]) -> Iterator[Decision]:
         raise ReplayError(None, "the game is not finished; only a finished game is reviewed")
     # Yielded only once the whole record replayed: a bad record reviews nothing.
     yield from found
+
+
+def _made(game: Game, index: int, event: Event, seats: Collection[int]) -> list[Decision]:
+    """The reviewed decisions `event` makes: its seat's choice, or at the
+    close of the vuile was moment the pass of every seat that could call."""
+    if game.phase not in REVIEWED_PHASES:
+        return []
+    if event.do == ev.CLOSE_WINDOW:
+        views = (seat_view(game, seat) for seat in sorted(seats))
+        return [Decision(index, event, view) for view in views if could_call(view)]
+    seat = event.seat
+    if seat is None or seat not in seats or event.do == ev.FORFEIT:
+        return []
+    view = seat_view(game, seat)
+    if len(view.legal) > 1 or (event.do == ev.VUILE_WAS and could_call(view)):
+        return [Decision(index, event, view)]
+    return []
+
+
+def could_call(view: SeatView) -> bool:
+    """Whether the seat may call vuile was now: then calling and passing are its choices."""
+    return view.public.phase is Phase.WINDOW and any(e.do == ev.VUILE_WAS for e in view.legal)

@@ -7,6 +7,7 @@ import logging
 from collections import Counter
 from collections.abc import Sequence
 
+from engine import events as ev
 from engine.events import Event
 from engine.review_judge import Judgement
 
@@ -16,6 +17,8 @@ _PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blun
 
 
 def choice_text(event: Event) -> str:
+    if event.do == ev.CLOSE_WINDOW:
+        return "pass"  # the seat said nothing in the vuile was moment
     return event.card.text if event.card is not None else event.do
 
 

@@ -11,7 +11,10 @@ fold's), so a small ending has one answer per world and no chance in it.
 
 Marks are weighed by the game near the limit, as the hard player weighs
 them (`search.cost_of`): going out counts `OUT_PENALTY` marks more, putting
-another player out a share of it less.
+another player out a share of it less. A super toep takes no marks: its
+last trick decides the game, so losing it counts `OUT_PENALTY` (the seat
+goes out) and winning it `OUT_PENALTY` less (the other goes out), and its
+small ending is solved for the last trick, not for marks.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from math import sqrt
 from random import Random
 
 from engine import events as ev
-from engine.bots.search import cost_of, small_ending, solve
+from engine.bots.cardints import legal_cards
+from engine.bots.search import OUT_PENALTY, cost_of, small_ending, solve
 from engine.bots.sim import ANSWERING, OVER, RoundSim
 from engine.bots.thumb import ThumbPolicy, call_probability, seen_in_sim, strict_call, win_chance
 from engine.events import Event
@@ -70,14 +74,44 @@ def play_out(sim: RoundSim, seat: int, rng: Random, policy: ThumbPolicy) -> floa
             sim.answer(call)
             continue
         if small:
-            sim.may_toep = False
-            return cost_of(solve(sim), seat)
+            return solved(sim, seat)
         turn = sim.turn
         if sim.can_toep(turn) and policy.toep(sim, turn, rng):
             sim.toep()
         else:
             sim.play(policy.card(sim, turn, rng))
-    return cost_of(sim, seat)
+    return outcome(sim, seat)
+
+
+def outcome(sim: RoundSim, seat: int) -> float:
+    """What the round just over cost `seat`, weighed by the game."""
+    if sim.jack_counts:
+        return cost_of(sim, seat)
+    return -OUT_PENALTY if sim.winner == seat else OUT_PENALTY  # a super toep
+
+
+def solved(sim: RoundSim, seat: int) -> float:
+    """The cost of a small ending in which every seat plays its best card knowing all hands."""
+    sim.may_toep = False
+    if sim.jack_counts:
+        return cost_of(solve(sim), seat)
+    return -OUT_PENALTY if last_trick_winner(sim) == seat else OUT_PENALTY
+
+
+def last_trick_winner(sim: RoundSim) -> int:
+    """Who takes the last trick when each seat plays for it knowing all
+    hands (a super toep has two players, so this is exact play for both)."""
+    if sim.phase == OVER:
+        return sim.winner
+    seat = sim.turn
+    winner = -1
+    for card in legal_cards(sim.hands[seat], sim.led):
+        child = sim.copy()
+        child.play(card)
+        winner = last_trick_winner(child)
+        if winner == seat:
+            break
+    return winner
 
 
 @dataclass(frozen=True)

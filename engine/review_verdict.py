@@ -24,6 +24,7 @@ import logging
 from engine import events as ev
 from engine.bots.hard import calls_serial, station_in_round, toep_chance
 from engine.events import Event
+from engine.review_check import sound_answer
 from engine.views import SeatView
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,8 @@ def by_loss(lost: float, se: float) -> str:
 
 def sound_mix(view: SeatView, chosen: Event, marks: dict[Event, float]) -> bool:
     """Whether `chosen` is a choice the hard player also makes often enough."""
+    if chosen.do in (ev.CHECK, ev.BELIEVE):
+        return sound_answer(view, chosen)
     if chosen.do in (ev.CALL, ev.FOLD):
         fold, call = marks[ev.act(ev.FOLD, view.seat)], marks[ev.act(ev.CALL, view.seat)]
         return chosen.do == ev.CALL and calls_serial(fold - call, view)

@@ -3,19 +3,23 @@ the same seed giving the same review, and the command line."""
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine import events as ev
+from engine.bots.search import OUT_PENALTY
 from engine.record import ReplayError, parse_event
 from engine.review import FORMAT, main, review_json, review_record
+from engine.review_moments import decisions
 from engine.review_verdict import VERDICTS
 from engine.seat_view_record import seat_view_record
-from tests.engine.review_games import finished, twin
+from tests.engine.review_games import finished, twin, with_calls
 
 SAMPLES = 6
 
@@ -30,7 +34,10 @@ def test_every_decision_has_each_legal_choice_weighed() -> None:
         assert len(j.marks) > 1 and j.chosen in j.marks and j.best in j.marks
         assert j.lost == pytest.approx(j.marks[j.chosen] - min(j.marks.values()))
         assert j.verdict in VERDICTS
-        assert j.chosen.do not in (ev.VUILE_WAS, ev.CHECK, ev.BELIEVE, ev.FORFEIT)
+        assert j.chosen.do not in (ev.SUPER_YES, ev.SUPER_NO, ev.FORFEIT)
+    # Silence in the vuile was moment is a pass, judged where the moment closed.
+    passes = [j for j in judged if j.chosen.do == ev.CLOSE_WINDOW]
+    assert passes and all(set(j.marks) == {ev.act(ev.VUILE_WAS, 0), j.chosen} for j in passes)
 
 
 def test_twin_records_get_the_same_review() -> None:
@@ -39,8 +46,9 @@ def test_twin_records_get_the_same_review() -> None:
         other = twin(record, seat)
         assert other is not None
         assert other["deals"] != record["deals"]
-        assert (review_record(other, [seat], 5, SAMPLES)
-                == review_record(record, [seat], 5, SAMPLES))
+        judged = review_record(record, [seat], 5, SAMPLES)
+        assert any(j.chosen.do == ev.CLOSE_WINDOW for j in judged)
+        assert review_record(other, [seat], 5, SAMPLES) == judged
 
 
 def test_the_same_seed_gives_the_same_review() -> None:
@@ -128,8 +136,60 @@ def test_the_review_is_the_same_in_any_process(tmp_path: Path) -> None:
     assert len(outs) == 1 and json.loads(outs.pop())["decisions"]
 
 
-def test_a_super_toep_is_not_judged() -> None:
+def _super_toep() -> dict[str, Any]:
     # Round 1 is an ordinary round; round 2 the super toep that decides the game.
     path = Path(__file__).resolve().parents[2] / "docs" / "examples" / "super-toep.json"
-    judged = review_record(json.loads(path.read_text()), None, 0, SAMPLES)
-    assert judged and {j.round for j in judged} == {1}
+    record: dict[str, Any] = json.loads(path.read_text())
+    return record
+
+
+def test_the_cards_of_a_super_toep_are_judged_for_the_game() -> None:
+    judged = review_record(_super_toep(), None, 0, SAMPLES)
+    cards = [j for j in judged if j.round == 2]
+    assert {j.round for j in judged} == {1, 2} and cards
+    assert all(j.chosen.do == ev.PLAY for j in cards)
+    # Its last trick decides the game: a card's marks lie between winning and losing it.
+    assert all(-OUT_PENALTY <= m <= OUT_PENALTY for j in cards for m in j.marks.values())
+
+
+@pytest.mark.parametrize("seat", [0, 2])
+def test_twin_super_toeps_get_the_same_review(seat: int) -> None:
+    """The other's last card, unseen until it is played, swapped with a stock
+    card: every decision before it is reviewed alike."""
+    record = _super_toep()
+    other_seat = 2 - seat
+    events = record["events"]
+    last = max(i for i, e in enumerate(events) if e.get("seat") == other_seat
+               and e.get("do") == ev.PLAY)
+    twins = []
+    for card in record["deals"][1]["stock"]:
+        trial = copy.deepcopy(record)
+        deal = trial["deals"][1]
+        hand = deal["hands"][other_seat]
+        held = events[last]["card"]
+        hand[hand.index(held)] = card
+        deal["stock"][deal["stock"].index(card)] = held
+        trial["events"][last]["card"] = card
+        try:
+            list(decisions(trial, [seat]))
+        except ReplayError:
+            continue
+        twins.append(trial)
+    assert twins
+    before = [j for j in review_record(record, [seat], 2, SAMPLES) if j.index < last]
+    assert before and any(j.round == 2 for j in before)
+    for trial in twins[:2]:
+        assert [j for j in review_record(trial, [seat], 2, SAMPLES) if j.index < last] == before
+
+
+def test_twin_records_with_calls_and_checks_get_the_same_review() -> None:
+    kinds: set[str] = set()
+    for seed in range(3):
+        record = with_calls(seed)
+        for seat in range(3):
+            other = twin(record, seat)
+            assert other is not None and other["deals"] != record["deals"]
+            judged = review_record(record, [seat], 1, SAMPLES)
+            kinds |= {j.chosen.do for j in judged}
+            assert review_record(other, [seat], 1, SAMPLES) == judged
+    assert {ev.VUILE_WAS, ev.CLOSE_WINDOW, ev.CHECK, ev.BELIEVE} <= kinds
