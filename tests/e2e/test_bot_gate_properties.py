@@ -2,7 +2,8 @@
 hypothesis draws custom_ids for every prefix of ours (and none), select
 values and component types, and sends them from every kind of message the
 bot posts (the public table message, a game's hand panel, a leaderboard, the
-settings message, a practice game, the question "leave the game?"). None of
+settings message, a practice game, the question "leave the game?", the rules
+with their menu). None of
 them is on the message it is sent from. Whatever comes: each gets a short
 private answer in time, no exception escapes and nothing is logged at ERROR
 (`open_world` checks both), and no message changes, public or not."""
@@ -21,11 +22,13 @@ from tests.e2e.fake_discord.components import iter_components
 from tests.e2e.fake_discord.models import Message
 from tests.e2e.toep_world import World, open_private_table, open_world, original, reply, start
 
-PREFIXES = ("toep", "toepboard", "toepset", "toepban", "toeplearn", "TOEP", "toepx", "")
+PREFIXES = ("toep", "toepboard", "toepset", "toepban", "toeplearn", "toeprules", "TOEP", "toepx",
+            "")
 WORDS = ("{table}", "{guild}", "{other}", "{user}", "0", "1", "01", "²", "¹²", "١", "-", "",
          "join", "leave", "addbot", "removebot", "start", "cancel", "hand", "stay", "walkout",
          "again", "play", "pass", "toep", "call", "fold", "new", "quit", "lang", "pick", "reset",
-         "value", "limit", "clock", "10H", "AS", "easy", "3", "zz", "a" * 17)
+         "value", "limit", "clock", "10H", "AS", "easy", "3", "zz", "a" * 17, "ping", "remove",
+         "max_hosted", "max_tables", "1:{user}", "2:bot")
 PART = st.one_of(st.sampled_from(WORDS), st.text(max_size=20),
                  st.integers(0, 2**70).map(str))
 CUSTOM_ID = st.one_of(
@@ -33,8 +36,9 @@ CUSTOM_ID = st.one_of(
               st.sampled_from(PREFIXES), st.lists(PART, max_size=6)),
     st.text(max_size=120))
 VALUES = st.one_of(st.none(), st.lists(st.one_of(st.sampled_from(
-    ["en", "nl", "auto", "limit", "10", "true", "none"]), st.text(max_size=120)), max_size=26))
-SOURCES = ("table", "panel", "board", "settings", "learn", "question")
+    ["en", "nl", "auto", "limit", "10", "true", "none", "always", "never", "index", "cards",
+     "1:{user}"]), st.text(max_size=120)), max_size=26))
+SOURCES = ("table", "panel", "board", "settings", "learn", "question", "rules")
 CLICK = st.tuples(CUSTOM_ID, VALUES, st.sampled_from([2, 3]), st.sampled_from(SOURCES))
 
 
@@ -58,7 +62,8 @@ async def sources(world: World) -> dict[str, Message]:
     return {"table": world.table_message(), "panel": panel, "question": question,
             "board": original(await world.slash("anna", "toep leaderboard")),
             "settings": original(await world.slash("anna", "toep-admin settings")),
-            "learn": original(await world.slash("anna", "toep learn"))}
+            "learn": original(await world.slash("anna", "toep learn")),
+            "rules": original(await world.slash("anna", "toep rules"))}
 
 
 # No shrinking: each example is a bot's life, and the clicks of a failing one
