@@ -11,6 +11,7 @@ from aiohttp import web
 
 from .faults import Faults
 from .models import Json, User
+from .oauth import OAuth
 from .ratelimit import RateLimitConfig, RateLimiter
 from .store import Rejection, Store
 
@@ -71,6 +72,10 @@ class Core:
     limiter: RateLimiter
     gateway: Dispatcher
     faults: Faults = field(default_factory=Faults)
+    oauth: OAuth = field(init=False)  # codes and Bearer tokens of people (oauth.py)
+
+    def __post_init__(self) -> None:
+        self.oauth = OAuth(self.application_id)
 
     def reject(
         self, request: web.Request, status: int, code: int, message: str, errors: Any = None

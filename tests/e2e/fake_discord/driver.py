@@ -190,6 +190,23 @@ class FakeDiscord(FaultControls):
         user_id = user if isinstance(user, int) else user.id
         guild.command_grants.setdefault(command, set()).add(user_id)
 
+    # -- OAuth2 (oauth.py): what an Activity's page gets from Discord -------------------------
+
+    @property
+    def client_secret(self) -> str:
+        """The application's OAuth2 client secret (its id is `application_id`)."""
+        return self._core.oauth.client_secret
+
+    def authorize(self, user: UserRef, scopes: tuple[str, ...] = ("identify",)) -> str:
+        """`user` clicks Authorize in the SDK's prompt: the code the page receives,
+        good once, for ten minutes, at `POST /oauth2/token`."""
+        who = self.store.users[user if isinstance(user, int) else user.id]
+        return self._core.oauth.authorize(who, scopes)
+
+    @property
+    def oauth_exchanges(self) -> int:
+        return self._core.oauth.exchanges
+
     def add_member(self, guild: Guild, user: User, *, roles: tuple[Role, ...] = ()) -> Member:
         member = Member(user, roles=[r.id for r in roles])
         guild.members[user.id] = member
