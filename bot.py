@@ -37,6 +37,9 @@ from tables.load import LoadGauge
 from tables.manager import TableManager
 from tables.outage import Reach
 from tables.table import TableConfig, TableDeps
+from tables.table_deps import TableListener
+from web.server.app import WebTable
+from web.server.viewers import Listeners
 
 log = logging.getLogger("toep")
 
@@ -99,6 +102,8 @@ class ToepBot(commands.Bot):
         self._lease: LeaseKeeper | None = None
         self.lease_lost: LeaseLost | None = None
         self._stopping: asyncio.Task[None] | None = None
+        # The web table (web/), only when configured (WEB_PORT).
+        self.web = None if settings.web is None else WebTable(self, settings.web)
 
     @property
     def db(self) -> Database:
@@ -134,7 +139,9 @@ class ToepBot(commands.Bot):
         await self._lease.start()
         self._presenter = Presenter(self, self._db, self.clock, self.load)
         load = self.load
-        deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config,
+        listener: TableListener = (self._presenter if self.web is None
+                                   else Listeners(self._presenter, self.web.hub))
+        deps = TableDeps(self._db, self.clock, listener, self.executor, self.table_config,
                          self.reach, load.slots, lambda: load.shedding.clock_grace)
         self._manager = TableManager(deps, shards=shards)
         await self.tree.set_translator(ToepTranslator())
@@ -145,6 +152,8 @@ class ToepBot(commands.Bot):
         self._undo_queue_jump = queue_jump.install(asyncio.get_running_loop())
         await self.sync_commands()
         restored = await self._manager.restore()
+        if self.web is not None:
+            await self.web.start()
         log.info("ready to play (%s); %d table(s) restored", shards.describe(), len(restored))
         self.load.start()
 
@@ -198,6 +207,8 @@ class ToepBot(commands.Bot):
         self._stopping = asyncio.get_running_loop().create_task(self.close())
 
     async def close(self) -> None:
+        if self.web is not None:
+            await self.web.stop()
         await self.load.stop()
         if self._manager is not None:
             await self._manager.close()
