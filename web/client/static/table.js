@@ -239,8 +239,8 @@
     if (!clock) return "";
     if (clock.paused) return w("page.clock_paused");
     if (clock.deadline === null) return "";
-    const seconds = Math.max(0, Math.ceil(clock.deadline - Date.now() / 1000));
-    return w("page.seconds", { seconds });
+    const seconds = Math.ceil(clock.deadline - Date.now() / 1000);
+    return seconds > 0 ? w("page.seconds", { seconds }) : ""; // the bot decides what comes next
   }
 
   function drawNotes(frame) {
