@@ -137,7 +137,8 @@ class ToepBot(commands.Bot):
         self._lease = LeaseKeeper(self._db, self._lost_lease, resources=shards.lease_resources(),
                                   after_renewal=None if coverage is None else coverage.check)
         await self._lease.start()
-        self._presenter = Presenter(self, self._db, self.clock, self.load)
+        activity = self.settings.web is not None and self.settings.web.activity
+        self._presenter = Presenter(self, self._db, self.clock, self.load, activity)
         load = self.load
         listener: TableListener = (self._presenter if self.web is None
                                    else Listeners(self._presenter, self.web.hub))
@@ -147,6 +148,8 @@ class ToepBot(commands.Bot):
         await self.tree.set_translator(ToepTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        if activity:
+            await self.load_extension("cogs.activity_cog")  # "Open the table"
         _tune_the_collector()
         sys.setswitchinterval(SWITCH_INTERVAL)
         self._undo_queue_jump = queue_jump.install(asyncio.get_running_loop())

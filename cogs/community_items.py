@@ -25,10 +25,10 @@ log = logging.getLogger(__name__)
 
 # Which cog answers which kind.
 COGS = {"toepboard": "LeaderboardCog", "toeplearn": "LearnCog", "toepset": "SettingsCog",
-        "toepban": "BansCog", "toeprules": "HelpCog"}
+        "toepban": "BansCog", "toeprules": "HelpCog", "toepweb": "ActivityCog"}
 KINDS = tuple(COGS)
-TEMPLATE = re.compile(r"(?P<kind>toepboard|toeplearn|toepset|toepban|toeprules):(?P<rest>.*)",
-                      re.DOTALL)
+TEMPLATE = re.compile(
+    r"(?P<kind>toepboard|toeplearn|toepset|toepban|toeprules|toepweb):(?P<rest>.*)", re.DOTALL)
 GUILDLESS = frozenset({"toeplearn", "toeprules"})
 
 

@@ -408,26 +408,28 @@ async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
                      config: TableConfig | None = None,
                      expect_logged: tuple[str, ...] = (),
                      database_url: str | None = None,
-                     web: bool = False) -> AsyncIterator[World]:
+                     web: bool = False, activity: bool = False) -> AsyncIterator[World]:
     """A started fake Discord and bot (on a `FakeClock` unless given another
     clock: time moves only when a test advances it), on the SQLite file
     `path / "toep.sqlite3"` or the PostgreSQL `database_url`. Afterwards: no errors
     in the fake or the bot's log (but those of the loggers `expect_logged`),
     every click answered in time, once. `web`: the web table runs too, on a
-    free port, its logins exchanged at the fake's OAuth2 endpoint."""
+    free port, its logins exchanged at the fake's OAuth2 endpoint; `activity`:
+    and the application has an Activity, launched by "Open the table"."""
     errors = _Errors()
     root = logging.getLogger()
     root.addHandler(errors)
     try:
         clock = clock or FakeClock()
         # Discord's timestamps (in its snowflakes) run on the world's clock.
-        async with FakeDiscord(token=TOKEN, wall_clock=lambda: clock.now().timestamp()) as fake:
+        async with FakeDiscord(token=TOKEN, wall_clock=lambda: clock.now().timestamp(),
+                               activities=activity) as fake:
             world = World(fake, path / "toep.sqlite3", clock=clock,
                           config=config or TableConfig(bot_pause=0),
                           logged_errors=errors.records, database_url=database_url)
-            if web:
+            if web or activity:
                 world.web = WebSettings(0, client_id=fake.application_id,
-                                        client_secret=fake.client_secret)
+                                        client_secret=fake.client_secret, activity=activity)
             world.setup(names, locale=locale, guild_locale=guild_locale)
             await world.start()
             if seed is not None:

@@ -31,6 +31,7 @@ class Settings:
     recommended_shards: int = 1
     max_concurrency: int = 1
     max_guilds_per_shard: int = 2500
+    activities: bool = False  # the application has an Activity (LAUNCH_ACTIVITY is allowed)
 
 
 def json_response(

@@ -51,6 +51,7 @@ class FakeDiscord(FaultControls):
         max_guilds_per_shard: int = 2500,
         bot_permissions: int = DEFAULT_EVERYONE,
         wall_clock: Callable[[], float] = time.time,
+        activities: bool = False,
     ) -> None:
         self.settings = Settings(
             token=token,
@@ -63,6 +64,7 @@ class FakeDiscord(FaultControls):
             max_concurrency=max_concurrency,
             max_guilds_per_shard=max_guilds_per_shard,
             rate_limits=rate_limits or RateLimitConfig(),
+            activities=activities,
         )
         self.store = Store(ids=Snowflakes(wall_clock))
         self.bot_user = User(id=self.store.ids.next(), name=bot_name, bot=True)
