@@ -40,10 +40,11 @@ class Page:
         assert body["user"] == str(user.id)
         return str(body["session"])
 
-    async def open(self, session: str, channel_id: int) -> None:
+    async def open(self, session: str, channel_id: int, ticket: str = "") -> None:
+        """The websocket's hello; `ticket`: a pass the server gave earlier."""
         self.socket = await self.http.ws_connect(f"{self.base}/ws")
         await self.socket.send_json({"type": "hello", "session": session,
-                                     "channel": str(channel_id)})
+                                     "channel": str(channel_id), "pass": ticket})
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     async def enter(self, fake: FakeDiscord, user: User, channel_id: int) -> Page:

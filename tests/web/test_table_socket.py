@@ -122,3 +122,32 @@ async def test_a_seat_taken_on_the_page_is_asked_of_discord_again(
     await bram.wait(lambda: bram.close_code is not None)
     assert bram.notes[-1]["type"] == "denied"
     assert world.table().seat_of(world.people["bram"].id) is None
+
+
+async def test_a_pass_brings_a_page_back_without_asking_discord_again(
+        world: World, http: aiohttp.ClientSession) -> None:
+    await world.slash("anna", "toep new", {"private": True})
+    bram = await Page(http, base_url(world)).enter(world.fake, world.people["bram"],
+                                                   world.channel.id)
+    ticket = bram.notes[0]["pass"]
+    await bram.close()
+
+    def member_fetches() -> int:
+        return sum(1 for _, method, path, _ in world.fake.store.requests
+                   if method == "GET" and "/members/" in path)
+
+    assert world.bot is not None and world.bot.web is not None
+    world.bot.web.access.forget()  # as after a restart: nothing known in memory
+    before = member_fetches()
+    again = Page(http, base_url(world))
+    session = await again.login(world.fake, world.people["bram"])
+    await again.open(session, world.channel.id, ticket)
+    await again.wait(lambda: again.frames)
+    assert member_fetches() == before
+    # Another's pass counts for nothing: Discord is asked.
+    cees = Page(http, base_url(world))
+    await cees.open(await cees.login(world.fake, world.people["cees"]), world.channel.id, ticket)
+    await cees.wait(lambda: cees.frames)
+    assert member_fetches() == before + 1
+    for page in (again, cees):
+        await page.close()

@@ -5,10 +5,10 @@ overwrites as the bot knows them. Never from anything the page says."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import discord
+from cogs.web_members import Verdict, may_watch
+from web.server.sessions import Signer
 
 if TYPE_CHECKING:
     from bot import ToepBot
@@ -16,25 +16,32 @@ if TYPE_CHECKING:
 FRESH = 60.0  # seconds a yes is trusted before Discord is asked again
 
 
-@dataclass(frozen=True)
-class Verdict:
-    refusal: str | None  # a catalog key, or None: may watch
-    name: str = ""  # the member's name in that server
-
-
 class Access:
-    def __init__(self, bot: ToepBot) -> None:
+    def __init__(self, bot: ToepBot, signer: Signer) -> None:
         self._bot = bot
+        self._signer = signer
         self._yes: dict[tuple[int, int], tuple[float, str]] = {}
 
+    def forget(self) -> None:
+        """Forget every answer of Discord's kept in memory (tests: as a restart)."""
+        self._yes.clear()
+
+    def ticket(self, channel_id: int, user_id: int, name: str) -> str:
+        """A pass for the page (web/server/sessions.py): shown when it reconnects."""
+        return self._signer.issue_pass(user_id, channel_id, name)
+
     async def check(self, guild_id: int, channel_id: int, user_id: int,
-                    fresh: bool = False) -> Verdict:
+                    fresh: bool = False, shown: str = "") -> Verdict:
         """May `user_id` watch the table in this channel? `fresh`: ask Discord
-        now, whatever was known (before a seat is taken)."""
+        now, whatever was known (before a seat is taken). `shown`: the page's
+        pass, as good as a yes of the last two minutes (after a restart too)."""
         key = (channel_id, user_id)
         known = self._yes.get(key)
         if known is not None and not fresh and time.monotonic() - known[0] < FRESH:
             return Verdict(None, known[1])
+        name = self._signer.verify_pass(shown, user_id, channel_id) if shown else None
+        if name is not None and not fresh:
+            return Verdict(None, name)
         verdict = await self._ask(guild_id, channel_id, user_id)
         if verdict.refusal is None:
             self._yes[key] = (time.monotonic(), verdict.name)
@@ -43,14 +50,4 @@ class Access:
         return verdict
 
     async def _ask(self, guild_id: int, channel_id: int, user_id: int) -> Verdict:
-        guild = self._bot.get_guild(guild_id)
-        channel = None if guild is None else guild.get_channel_or_thread(channel_id)
-        if guild is None or channel is None:
-            return Verdict("web.no_table")
-        try:
-            member = await guild.fetch_member(user_id)
-        except discord.NotFound:
-            return Verdict("web.not_member")
-        if not channel.permissions_for(member).view_channel:
-            return Verdict("web.no_view")
-        return Verdict(None, member.display_name)
+        return await may_watch(self._bot, guild_id, channel_id, user_id)

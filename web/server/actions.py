@@ -57,6 +57,9 @@ async def _act(bot: ToepBot, access: Access, table: Table, viewer: Viewer,
     # Still a member who sees the channel (asked of Discord again for a seat).
     verdict = await access.check(table.row.guild_id, table.row.channel_id, viewer.user_id,
                                  fresh=verb == "join")
+    if verdict.later:  # the bot has just started: nothing is played meanwhile
+        await viewer.send({"type": "refused", "text": t(viewer.lang, verdict.refusal or "")})
+        return
     if verdict.refusal is not None:
         await viewer.send({"type": "denied", "text": t(viewer.lang, verdict.refusal)})
         await viewer.socket.close()

@@ -38,7 +38,7 @@ class WebTable:
         self.settings = settings
         self.hub = Hub()
         self.signer = Signer(session_key(bot.settings.discord_token, settings.client_secret))
-        self.access = Access(bot)
+        self.access = Access(bot, self.signer)
         self.sockets = Sockets(bot, self.hub, self.access, self.signer)
         self._http: aiohttp.ClientSession | None = None
         self._runner: web.AppRunner | None = None

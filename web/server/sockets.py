@@ -2,7 +2,8 @@
 checks, then frames out and clicks in until the page goes.
 
 Close codes: 4401 no valid session (log in again), 4403 not allowed to watch,
-4404 no table in that channel, 4408 no hello in time, 4400 a malformed hello.
+4404 no table in that channel, 4408 no hello in time, 4400 a malformed hello,
+1013 the bot has only just started and does not know the server yet (try again).
 """
 
 from __future__ import annotations
@@ -11,23 +12,26 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
 from cogs.i18n import LANGS, lang_for_locale, t
 from web.server import actions
-from web.server.access import Access
+from web.server.access import FRESH, Access
 from web.server.sessions import Signer
 from web.server.viewers import Hub, Viewer
 
 if TYPE_CHECKING:
     from bot import ToepBot
+    from tables.table import Table
 
 log = logging.getLogger(__name__)
 HELLO_WAIT = 10.0  # seconds
 MAX_MESSAGE = 4096  # bytes: a click is a few dozen
 HEARTBEAT = 30.0
+TRY_AGAIN = 1013  # the websocket's "try again later"
 
 
 class Sockets:
@@ -77,14 +81,21 @@ class Sockets:
         if table is None:
             await _deny(socket, 4404, t(lang, "web.no_table"))
             return None
+        shown = hello.get("pass")
         verdict = await self._access.check(table.row.guild_id, table.row.channel_id,
-                                           session.user_id)
+                                           session.user_id,
+                                           shown=shown if isinstance(shown, str) else "")
+        if verdict.later:  # just started: the page tries again, as after a drop
+            await socket.close(code=TRY_AGAIN, message=b"try again later")
+            return None
         if verdict.refusal is not None:
             await _deny(socket, 4403, t(lang, verdict.refusal))
             return None
         viewer = Viewer(socket, session.user_id, verdict.name, lang, table.id)
         await viewer.send({"type": "welcome", "user": str(session.user_id),
-                           "name": verdict.name, "lang": lang})
+                           "name": verdict.name, "lang": lang,
+                           "pass": self._access.ticket(table.row.channel_id, session.user_id,
+                                                       verdict.name)})
         return viewer
 
     async def _serve(self, viewer: Viewer) -> None:
@@ -92,7 +103,9 @@ class Sockets:
         if table is None:
             return
         self._hub.add(viewer, table)
-        sender = asyncio.get_running_loop().create_task(viewer.run())
+        loop = asyncio.get_running_loop()
+        sender = loop.create_task(viewer.run())
+        checker = loop.create_task(self._keep_checking(viewer, table))
         try:
             async for message in viewer.socket:
                 if message.type is not WSMsgType.TEXT:
@@ -103,9 +116,27 @@ class Sockets:
                 await actions.act(self._bot, self._access, table, viewer, request)
         finally:
             self._hub.remove(viewer)
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, ConnectionError):
-                await sender
+            for task in (sender, checker):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, ConnectionError):
+                    await task
+
+    async def _keep_checking(self, viewer: Viewer, table: Table) -> None:
+        """Discord is asked again every minute (the first at a random moment, so
+        pages that came together are not asked for together): a member who left
+        the server or lost sight of the channel stops watching; the others get
+        a fresh pass."""
+        await asyncio.sleep(random.uniform(0.5, 1.0) * FRESH)
+        while not viewer.socket.closed:
+            verdict = await self._access.check(table.row.guild_id, table.row.channel_id,
+                                               viewer.user_id, fresh=True)
+            if verdict.refusal is not None and not verdict.later:
+                await _deny(viewer.socket, 4403, t(viewer.lang, verdict.refusal))
+                return
+            if verdict.refusal is None:
+                await viewer.send({"type": "pass", "pass": self._access.ticket(
+                    table.row.channel_id, viewer.user_id, verdict.name)})
+            await asyncio.sleep(FRESH)
 
 
 async def _deny(socket: web.WebSocketResponse, code: int, text: str) -> None:

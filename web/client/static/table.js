@@ -9,7 +9,7 @@
   const API = window.ToepDiscord.inDiscord || location.pathname.startsWith("/.proxy")
     ? "/.proxy" : location.pathname.replace(/\/[^/]*$/, "");
   const state = { words: {}, lang: "en", session: null, channel: null, frame: null,
-    socket: null, retries: 0, timer: null, denied: false, user: null, toastTimer: null };
+    socket: null, retries: 0, timer: null, denied: false, user: null, toastTimer: null, pass: null };
 
   const w = (key, params = {}) => R.fill(state.words[key] || key, params);
 
@@ -98,7 +98,7 @@
     if (!state.frame) say(w("page.connecting"));
     socket.onopen = () => {
       socket.send(JSON.stringify({ type: "hello", session: state.session,
-        channel: state.channel, lang: state.lang }));
+        channel: state.channel, lang: state.lang, pass: state.pass }));
     };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = (event) => closed(socket, event.code);
@@ -107,6 +107,9 @@
   function receive(message) {
     if (message.type === "welcome") {
       state.user = message.user; // who this page is, as the server knows it
+      state.pass = message.pass;
+    } else if (message.type === "pass") {
+      state.pass = message.pass; // shown when reconnecting: no need to ask Discord again
     } else if (message.type === "table") {
       state.retries = 0;
       state.frame = message;
