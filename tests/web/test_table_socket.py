@@ -151,3 +151,40 @@ async def test_a_pass_brings_a_page_back_without_asking_discord_again(
     assert member_fetches() == before + 1
     for page in (again, cees):
         await page.close()
+
+
+async def test_a_watcher_who_loses_sight_of_the_channel_is_cut_off(
+        world: World, http: aiohttp.ClientSession, monkeypatch: pytest.MonkeyPatch) -> None:
+    from web.server import sockets
+
+    monkeypatch.setattr(sockets, "FRESH", 0.05)  # Discord asked again at once, not each minute
+    await world.slash("anna", "toep new", {"private": True})
+    bram = await Page(http, base_url(world)).enter(world.fake, world.people["bram"],
+                                                   world.channel.id)
+    renewed = await bram.note("pass")
+    assert renewed["pass"]
+    await world.fake.hide_channel(world.channel, world.people["bram"])
+    await bram.wait(lambda: bram.close_code is not None)
+    assert bram.close_code == 4403 and "cannot see the channel" in bram.notes[-1]["text"]
+
+
+async def test_a_banned_player_may_not_sit_down_through_the_page_either(
+        world: World, http: aiohttp.ClientSession) -> None:
+    from datetime import timedelta
+
+    from data import bans, games
+
+    assert world.bot is not None
+    db, now, bram = world.bot.db, world.bot.clock.now(), world.people["bram"]
+    for i in range(3):  # three forfeits at public tables this week: a ban (R19)
+        row = await games.create_game(db, guild_id=world.guild.id, channel_id=900 + i,
+                                      host_id=1, public=True, rules={}, seed=i, now=now)
+        await bans.record_forfeit(db, game_id=row.id, guild_id=world.guild.id,
+                                  user_id=bram.id, kind="timeout", at=now - timedelta(hours=3 - i))
+    assert await bans.active_ban(db, world.guild.id, bram.id, now) is not None
+    await world.slash("anna", "toep new")  # a public table
+    page = await Page(http, base_url(world)).enter(world.fake, bram, world.channel.id)
+    await page.act("join")
+    refused = await page.note("refused")
+    assert "public tables" in refused["text"] and "R19" in refused["text"]
+    assert world.table().seat_of(bram.id) is None

@@ -25,11 +25,18 @@
     $("happened-title").textContent = w("page.happened");
   }
 
-  function say(text) { $("message").textContent = text || ""; }
+  // Discord's timestamp tags (<t:1700000000:f>), which the bot's texts share
+  // with Discord, shown in the reader's own time zone as Discord shows them.
+  function plain(text) {
+    return String(text || "").replace(/<t:(\d+)(?::[tTdDfFR])?>/g,
+      (_, seconds) => new Date(Number(seconds) * 1000).toLocaleString(state.lang));
+  }
+
+  function say(text) { $("message").textContent = plain(text); }
 
   function toast(text) {
     const box = $("toast");
-    box.textContent = text;
+    box.textContent = plain(text);
     box.hidden = false;
     clearTimeout(state.toastTimer);
     state.toastTimer = setTimeout(() => { box.hidden = true; }, 5000);
@@ -172,7 +179,7 @@
     drawHand(frame);
     drawLobby(frame);
     const list = $("happened");
-    list.replaceChildren(...frame.recent.map((line) => R.el("li", "", line)));
+    list.replaceChildren(...frame.recent.map((line) => R.el("li", "", plain(line))));
     $("happened-box").hidden = frame.recent.length === 0;
   }
 
