@@ -38,7 +38,7 @@ from tables.manager import TableManager
 from tables.outage import Reach
 from tables.table import TableConfig, TableDeps
 from tables.table_deps import TableListener
-from web.server.app import WebTable
+from web.server.app import WebTable, WebUnavailable
 from web.server.viewers import Listeners
 
 log = logging.getLogger("toep")
@@ -328,6 +328,9 @@ def run(build: Callable[[], ToepBot], token: str) -> int:
         return 1
     except discord.ConnectionClosed as err:  # a close that no reconnect can mend
         print(f"toep: {gateway_refusal(err)}", file=sys.stderr)
+        return 1
+    except WebUnavailable as err:  # the port is taken, or the address is not this machine's
+        print(f"toep: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass

@@ -87,3 +87,16 @@ async def test_a_forged_or_tampered_session_is_refused(
     assert welcome.pop("pass") and welcome == {
         "type": "welcome", "user": str(world.people["bram"].id), "name": "bram", "lang": "en"}
     await page.close()
+
+
+async def test_a_port_in_use_is_one_clear_line(world: World) -> None:
+    from config import WebSettings
+    from web.server.app import WebTable, WebUnavailable
+
+    assert world.bot is not None and world.bot.web is not None
+    port = world.bot.web.port
+    second = WebTable(world.bot, WebSettings(port, client_id=1, client_secret="x"))
+    with pytest.raises(WebUnavailable) as err:
+        await second.start()
+    assert str(err.value).startswith(f"the web table cannot listen on 127.0.0.1:{port}: ")
+    assert str(err.value).endswith("(WEB_HOST, WEB_PORT)") and "\n" not in str(err.value)

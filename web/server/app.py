@@ -32,6 +32,10 @@ MAX_BODY = 4096  # bytes: a login is a code
 PAGE_KEYS = ("page.", "btn.", "kind.", "marks.", "suit.", "rank.")
 
 
+class WebUnavailable(Exception):
+    """The web table's address cannot be used; the message is one line for the operator."""
+
+
 class WebTable:
     def __init__(self, bot: ToepBot, settings: WebSettings) -> None:
         self._bot = bot
@@ -52,10 +56,18 @@ class WebTable:
         self._runner = web.AppRunner(self._app(), access_log=None, handle_signals=False)
         await self._runner.setup()
         # Bound here, so the port is known when it was 0 (tests, benches).
-        family = socket.AF_INET6 if ":" in self.settings.host else socket.AF_INET
+        host = self.settings.host.strip("[]")
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.settings.host.strip("[]"), self.settings.port))
+        try:
+            sock.bind((host, self.settings.port))
+        except OSError as err:
+            sock.close()
+            await self.stop()
+            raise WebUnavailable(f"the web table cannot listen on {self.settings.host}:"
+                                 f"{self.settings.port}: {err.strerror or err} "
+                                 "(WEB_HOST, WEB_PORT)") from err
         self.port = sock.getsockname()[1]
         await web.SockSite(self._runner, sock).start()
         if self.settings.dev_login:
