@@ -25,7 +25,7 @@ TEST_WORKERS ?= 3
 test: $(VENV)/.dev
 	$(PY) -m ruff check .
 	$(PY) -m mypy
-	$(PY) -m pytest -q -n $(TEST_WORKERS)
+	$(PY) -m pytest -q -rs -n $(TEST_WORKERS)
 
 lint: $(VENV)/.dev
 	$(PY) -m ruff check .

@@ -38,6 +38,9 @@ from tables.load import LoadGauge
 from tables.manager import TableManager
 from tables.outage import Reach
 from tables.table import TableConfig, TableDeps
+from tables.table_deps import TableListener
+from web.server.app import WebTable, WebUnavailable
+from web.server.viewers import Listeners
 
 log = logging.getLogger("toep")
 
@@ -104,6 +107,8 @@ class ToepBot(commands.Bot):
         self._told_ready = False
         self._set_up = False  # setup_hook is done: a stop may close the database
         self._stop_asked: tuple[str, float, asyncio.TimerHandle] | None = None
+        # The web table (web/), only when configured (WEB_PORT).
+        self.web = None if settings.web is None else WebTable(self, settings.web)
 
     @property
     def db(self) -> Database:
@@ -137,19 +142,26 @@ class ToepBot(commands.Bot):
         self._lease = LeaseKeeper(self._db, self._lost_lease, resources=shards.lease_resources(),
                                   after_renewal=None if coverage is None else coverage.check)
         await self._lease.start()
-        self._presenter = Presenter(self, self._db, self.clock, self.load)
+        activity = self.settings.web is not None and self.settings.web.activity
+        self._presenter = Presenter(self, self._db, self.clock, self.load, activity)
         load = self.load
-        deps = TableDeps(self._db, self.clock, self._presenter, self.executor, self.table_config,
+        listener: TableListener = (self._presenter if self.web is None
+                                   else Listeners(self._presenter, self.web.hub))
+        deps = TableDeps(self._db, self.clock, listener, self.executor, self.table_config,
                          self.reach, load.slots, lambda: load.shedding.clock_grace)
         self._manager = TableManager(deps, shards=shards)
         await self.tree.set_translator(ToepTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        if activity:
+            await self.load_extension("cogs.activity_cog")  # "Open the table"
         _tune_the_collector()
         sys.setswitchinterval(SWITCH_INTERVAL)
         self._undo_queue_jump = queue_jump.install(asyncio.get_running_loop())
         await self.sync_commands()
         self._restored = len(await self._manager.restore())
+        if self.web is not None:
+            await self.web.start()
         self.load.start()
         self._set_up = True
         if self.stopping:  # a signal came while it started
@@ -261,6 +273,8 @@ class ToepBot(commands.Bot):
         if self._stopping is not None and asyncio.current_task() is not self._stopping:
             await asyncio.shield(self._stopping)
             return
+        if self.web is not None:
+            await self.web.stop()
         await self.load.stop()
         if self._manager is not None:
             await self._manager.close()
@@ -394,6 +408,9 @@ def run(build: Callable[[], ToepBot], token: str) -> int:
         asyncio.run(_run(built, token))
     except FAILURES as err:
         print(f"toep: {explain(err, asked[0])}", file=sys.stderr)
+        return 1
+    except WebUnavailable as err:  # the port is taken, or the address is not this machine's
+        print(f"toep: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass

@@ -27,6 +27,18 @@ class SettingsError(ValueError):
 
 
 @dataclass(frozen=True)
+class WebSettings:
+    """The web table (web/server/): off unless WEB_PORT is set."""
+
+    port: int
+    host: str = "127.0.0.1"
+    client_id: int | None = None  # the application's OAuth2 client id
+    client_secret: str | None = field(default=None, repr=False)
+    dev_login: bool = False  # a plain browser may name any member: never in production
+    activity: bool = False  # the table message gets "Open the table" (LAUNCH_ACTIVITY)
+
+
+@dataclass(frozen=True)
 class Settings:
     discord_token: str = field(repr=False)
     dev_guild_id: int | None = None
@@ -35,12 +47,13 @@ class Settings:
     # A postgresql:// URL: the bot uses that database instead of the file.
     database_url: str | None = field(default=None, repr=False)
     shards: Shards = UNSHARDED
+    web: WebSettings | None = None
 
     def __repr__(self) -> str:
         url = None if self.database_url is None else shown_url(self.database_url)
         return (f"Settings(discord_token=<hidden>, dev_guild_id={self.dev_guild_id}, "
                 f"database_path={str(self.database_path)!r}, log_level={self.log_level!r}, "
-                f"database_url={url!r}, shards={self.shards!r})")
+                f"database_url={url!r}, shards={self.shards!r}, web={self.web!r})")
 
     @property
     def database(self) -> str | Path:
@@ -65,6 +78,7 @@ def load_settings(env: Mapping[str, str]) -> Settings:
         log_level=_log_level(env.get("LOG_LEVEL", "").strip()),
         database_url=url,
         shards=_shards(env.get("SHARD_COUNT", "").strip(), env.get("SHARD_IDS", "").strip()),
+        web=_web(env),
     )
 
 
@@ -158,3 +172,56 @@ def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
     if doubles:
         raise SettingsError(f"SHARD_IDS lists shard {doubles[0]} twice, in {text!r}")
     return tuple(shards)
+
+
+WEB_NAMES = ("WEB_HOST", "DISCORD_CLIENT_ID", "DISCORD_CLIENT_SECRET", "WEB_DEV_LOGIN", "ACTIVITY")
+_YES, _NO = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
+
+
+def _web(env: Mapping[str, str]) -> WebSettings | None:
+    """The web table's settings; None (off) without WEB_PORT."""
+    port_text = env.get("WEB_PORT", "").strip()
+    if not port_text:
+        stray = [name for name in WEB_NAMES if env.get(name, "").strip()]
+        if stray:
+            raise SettingsError(f"{stray[0]} is set but WEB_PORT is not: set WEB_PORT to "
+                                "open the web table, or remove it")
+        return None
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise SettingsError(f"WEB_PORT must be a port number from 1 to 65535, got {port_text!r}")
+    client_id, secret = _client(env)
+    dev_login = _switch(env, "WEB_DEV_LOGIN")
+    activity = _switch(env, "ACTIVITY")
+    if secret is None and not dev_login:
+        raise SettingsError("WEB_PORT is set but DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET "
+                            "are not: copy them from the Developer Portal's OAuth2 page "
+                            "(or set WEB_DEV_LOGIN=true for local play only)")
+    if activity and secret is None:
+        raise SettingsError("ACTIVITY is on but DISCORD_CLIENT_SECRET is not set: the "
+                            "Activity logs players in through OAuth2")
+    host = env.get("WEB_HOST", "").strip() or "127.0.0.1"
+    if any(c.isspace() or c in "/:" for c in host) and not host.startswith("["):
+        raise SettingsError(f"WEB_HOST must be a host name or address, got {host!r}")
+    return WebSettings(int(port_text), host, client_id, secret, dev_login, activity)
+
+
+def _client(env: Mapping[str, str]) -> tuple[int | None, str | None]:
+    client_text = env.get("DISCORD_CLIENT_ID", "").strip()
+    secret = env.get("DISCORD_CLIENT_SECRET", "").strip() or None
+    if client_text and (not client_text.isdigit() or not 15 <= len(client_text) <= 20):
+        raise SettingsError(f"DISCORD_CLIENT_ID must be the application's id (15-20 digits), "
+                            f"got {client_text!r}")
+    if bool(client_text) != (secret is not None):
+        missing = "DISCORD_CLIENT_SECRET" if client_text else "DISCORD_CLIENT_ID"
+        raise SettingsError(f"{missing} is not set: the web table needs both the client id "
+                            "and its secret")
+    return (int(client_text) if client_text else None), secret
+
+
+def _switch(env: Mapping[str, str], name: str) -> bool:
+    text = env.get(name, "").strip().lower()
+    if text in _YES:
+        return True
+    if text in _NO:
+        return False
+    raise SettingsError(f"{name} must be true or false, got {env.get(name, '').strip()!r}")

@@ -41,7 +41,7 @@ from bench.e2e_wire import (
 from bench.limits import LOAD_LIMITS
 from bot import ToepBot, create_bot, stop_on_signals
 from cogs.connector import discord_connector
-from config import Settings
+from config import Settings, WebSettings
 from data.url import is_postgres_url
 from tables.shards import Shards
 from tables.table import Table, TableConfig
@@ -121,8 +121,10 @@ def build(config: BotConfig) -> ToepBot:
     ids = None if config.shard_ids is None else tuple(config.shard_ids)
     # `database` is an SQLite file, or a PostgreSQL URL (DATABASE_URL: it wins).
     url = config.database if is_postgres_url(config.database) else None
+    web = None if config.web_port is None else WebSettings(
+        config.web_port, client_id=config.client_id, client_secret=config.client_secret)
     settings = Settings(discord_token=TOKEN, database_path=Path(config.database),
-                        database_url=url, shards=Shards(config.shard_count, ids))
+                        database_url=url, shards=Shards(config.shard_count, ids), web=web)
     return create_bot(settings,
                       connector=remote_connector(config.port, config.ca_pem, _unknown_host,
                                                  discord_connector),

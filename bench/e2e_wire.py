@@ -47,6 +47,10 @@ class BotConfig:
     profile: str | None = None  # cProfile the bot's event loop into this file
     shard_count: int | None = None  # SHARD_COUNT and SHARD_IDS of the bot's process
     shard_ids: list[int] | None = None
+    # The web table (bench/web_table.py): its port, and the fake's OAuth2 client.
+    web_port: int | None = None
+    client_id: int | None = None
+    client_secret: str | None = None
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))

@@ -8,6 +8,7 @@ menu.
   toepban:<guild>:<user>                           lift a ban
   toeplearn:<game>:<verb>:<arg|->:<stamp|->        the practice game
   toeprules:pick                                   the rules menu (any server's)
+  toepweb:<guild>:open                             open the web table (the Activity)
 
 The renderers write them (cogs/render_community.py, cogs/render_learn.py);
 `read` is the one place a clicked one is taken apart (cogs/ids.py hands it
@@ -27,7 +28,7 @@ from engine.rules import SPECS
 from .ids import GAME_VERBS, ForgedId
 from .render_limits import LIMIT_OPTIONS
 
-KINDS = ("toepboard", "toepset", "toepban", "toeplearn", "toeprules")
+KINDS = ("toepboard", "toepset", "toepban", "toeplearn", "toeprules", "toepweb")
 MAX_OFFSET = 10**7  # leaderboard rows: far past any server's
 SETTINGS = frozenset({"lang", "pick", "reset", "ping"})
 # The house rules an admin sets for public tables (the public clock stays),
@@ -74,7 +75,15 @@ class RulesId:
     """The rules menu: the topic is the menu's value, the reply the reader's own."""
 
 
-CommunityId = BoardId | SettingsId | BanId | LearnId | RulesId
+@dataclass(frozen=True)
+class WebId:
+    """The table message's "Open the table": it launches the Activity, and
+    changes no message."""
+
+    guild_id: int
+
+
+CommunityId = BoardId | SettingsId | BanId | LearnId | RulesId | WebId
 
 
 def read(kind: str, rest: str) -> CommunityId:
@@ -87,6 +96,8 @@ def read(kind: str, rest: str) -> CommunityId:
             raise ForgedId("not a toeprules id")
         return RulesId()
     guild_id = snowflake(parts[0])
+    if kind == "toepweb" and parts[1:] == ["open"]:
+        return WebId(guild_id)
     if kind == "toepboard" and len(parts) == 2:
         offset = number(parts[1])
         if offset > MAX_OFFSET:

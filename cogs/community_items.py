@@ -1,6 +1,7 @@
 """The components of the community commands: leaderboard pages (`toepboard:`),
 the practice game (`toeplearn:`), the settings message (`toepset:`), the
-bans list (`toepban:`) and the rules menu (`toeprules:`). cogs/clicks.py
+bans list (`toepban:`), the rules menu (`toeprules:`) and the web table's
+Open button (`toepweb:`). cogs/clicks.py
 routes their clicks here, whatever message they sit on and after a restart
 too; each goes to the cog of its kind. None of them starts with `toep:`,
 which the table buttons own.
@@ -16,7 +17,15 @@ from typing import Protocol
 
 import discord
 
-from cogs.community_ids import BanId, BoardId, CommunityId, LearnId, RulesId, SettingsId
+from cogs.community_ids import (
+    BanId,
+    BoardId,
+    CommunityId,
+    LearnId,
+    RulesId,
+    SettingsId,
+    WebId,
+)
 from cogs.i18n import Lang, lang_for_locale
 
 log = logging.getLogger(__name__)
@@ -24,7 +33,7 @@ log = logging.getLogger(__name__)
 # Which cog answers which kind.
 COGS: dict[type[CommunityId], str] = {BoardId: "LeaderboardCog", LearnId: "LearnCog",
                                       SettingsId: "SettingsCog", BanId: "BansCog",
-                                      RulesId: "HelpCog"}
+                                      RulesId: "HelpCog", WebId: "ActivityCog"}
 
 
 class ComponentCog(Protocol):

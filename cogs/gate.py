@@ -32,7 +32,7 @@ from typing import Any
 
 import discord
 
-from .community_ids import KINDS, BanId, BoardId, CommunityId, LearnId, SettingsId, read
+from .community_ids import KINDS, BanId, BoardId, CommunityId, LearnId, SettingsId, WebId, read
 from .ids import MAX_LENGTH, ButtonId, ForgedId, decode
 
 log = logging.getLogger(__name__)
@@ -164,7 +164,7 @@ def _belongs(parsed: Parsed, interaction: discord.Interaction[Any], message: dis
 def _guild_of(parsed: Parsed, guild_of: GuildOf) -> int | None:
     if isinstance(parsed, ButtonId):
         return guild_of(parsed.table_id)
-    if isinstance(parsed, BoardId | SettingsId | BanId):
+    if isinstance(parsed, BoardId | SettingsId | BanId | WebId):
         return parsed.guild_id
     return None  # the practice game belongs to a person, not a server
 
@@ -172,7 +172,9 @@ def _guild_of(parsed: Parsed, guild_of: GuildOf) -> int | None:
 def _edits_message(parsed: Parsed) -> bool:
     if isinstance(parsed, ButtonId):
         return parsed.verb in _EDITING_VERBS
-    return True  # every community component rewrites its own message
+    # Every other community component rewrites its own message; the web
+    # table's Open button launches the Activity from the table message.
+    return not isinstance(parsed, WebId)
 
 
 def _own_ephemeral(message: discord.Message, user_id: int) -> bool:

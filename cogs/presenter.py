@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 
 import discord
 
+from cogs.activity_cog import open_button
 from cogs.buttons import unlistened
 from cogs.edit_backoff import Backoff, Lane, discord_trouble, retry_delay
 from cogs.forfeit_warnings import ForfeitWarnings
@@ -106,7 +107,8 @@ class Shown:
 
 class Presenter:
     def __init__(self, client: discord.Client, db: Database,
-                 clock: ClockSource | None = None, load: LoadGauge | None = None) -> None:
+                 clock: ClockSource | None = None, load: LoadGauge | None = None,
+                 activity: bool = False) -> None:
         self.client = client
         self.db = db
         self.forfeit_warnings = ForfeitWarnings(db)  # the clock warning on a panel
@@ -120,6 +122,7 @@ class Presenter:
         self.panels = self.hand.open
         self._langs: dict[int, Lang] = {}
         self.closing = False  # shutting down: no more tries after a failure
+        self.activity = activity  # table messages get "Open the table" (ACTIVITY)
         # Slate pictures are drawn one at a time, in a thread of their own.
         # Drawing holds the interpreter's lock much of the time, and the event
         # loop waits for that lock after every read and write on a socket: with
@@ -349,8 +352,14 @@ class Presenter:
 
     def render_table(self, snap: TableSnapshot, lang: Lang) -> Rendered:
         if snap.status is Status.LOBBY or snap.view is None:
-            return lobby_message(snap, lang)
-        return table_message(snap, lang, self.now())
+            rendered = lobby_message(snap, lang)
+        else:
+            rendered = table_message(snap, lang, self.now())
+        # "Open the table" when the Activity is configured (cogs/activity_cog.py).
+        button = open_button(snap, lang) if self.activity else None
+        if button is not None and rendered.view is not None:
+            rendered.view.add_item(button)
+        return rendered
 
     async def _picture(self, shown: Shown, snap: TableSnapshot,
                        lang: Lang) -> tuple[discord.File, str] | None:

@@ -22,13 +22,13 @@ from tests.e2e.fake_discord.components import iter_components
 from tests.e2e.fake_discord.models import Message
 from tests.e2e.toep_world import World, open_private_table, open_world, original, reply, start
 
-PREFIXES = ("toep", "toepboard", "toepset", "toepban", "toeplearn", "toeprules", "TOEP", "toepx",
-            "")
+PREFIXES = ("toep", "toepboard", "toepset", "toepban", "toeplearn", "toeprules", "toepweb", "TOEP",
+            "toepx", "")
 WORDS = ("{table}", "{guild}", "{other}", "{user}", "0", "1", "01", "²", "¹²", "١", "-", "",
          "join", "leave", "addbot", "removebot", "start", "cancel", "hand", "stay", "walkout",
          "again", "play", "pass", "toep", "call", "fold", "new", "quit", "lang", "pick", "reset",
          "value", "limit", "clock", "10H", "AS", "easy", "3", "zz", "a" * 17, "ping", "remove",
-         "max_hosted", "max_tables", "1:{user}", "2:bot")
+         "max_hosted", "max_tables", "1:{user}", "2:bot", "open")
 PART = st.one_of(st.sampled_from(WORDS), st.text(max_size=20),
                  st.integers(0, 2**70).map(str))
 CUSTOM_ID = st.one_of(

@@ -23,7 +23,7 @@ from typing import Any
 from bot import ToepBot, create_bot
 from cogs.connector import discord_connector
 from cogs.ids import ButtonId, ForgedId, decode
-from config import Settings
+from config import Settings, WebSettings
 from engine import events as ev
 from engine.game import Game, Phase
 from tables.clock import ClockSource, FakeClock
@@ -64,6 +64,8 @@ class World:
     logged_errors: list[logging.LogRecord] = field(default_factory=list)
     # A PostgreSQL database instead of the file at `path` (DATABASE_URL).
     database_url: str | None = None
+    # The web table (web/server/), on a free port, logging in through the fake.
+    web: WebSettings | None = None
 
     def setup(self, names: tuple[str, ...] = ("anna", "bram"), locale: str = "en-US",
               guild_locale: str = "en-US") -> None:
@@ -77,7 +79,7 @@ class World:
     async def start(self) -> ToepBot:
         """Build and start the bot (again, after `stop`: same database, same fake)."""
         bot = create_bot(Settings(discord_token=TOKEN, database_path=self.path,
-                                  database_url=self.database_url),
+                                  database_url=self.database_url, web=self.web),
                          connector=self.fake.connector(discord_connector), guild_ready_timeout=0.05,
                          clock=self.clock, table_config=self.config)
         self.bot = bot
@@ -418,22 +420,29 @@ async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
                      clock: ClockSource | None = None, seed: int | None = None,
                      config: TableConfig | None = None,
                      expect_logged: tuple[str, ...] = (),
-                     database_url: str | None = None) -> AsyncIterator[World]:
+                     database_url: str | None = None,
+                     web: bool = False, activity: bool = False) -> AsyncIterator[World]:
     """A started fake Discord and bot (on a `FakeClock` unless given another
     clock: time moves only when a test advances it), on the SQLite file
     `path / "toep.sqlite3"` or the PostgreSQL `database_url`. Afterwards: no errors
     in the fake or the bot's log (but those of the loggers `expect_logged`),
-    every click answered in time, once."""
+    every click answered in time, once. `web`: the web table runs too, on a
+    free port, its logins exchanged at the fake's OAuth2 endpoint; `activity`:
+    and the application has an Activity, launched by "Open the table"."""
     errors = _Errors()
     root = logging.getLogger()
     root.addHandler(errors)
     try:
         clock = clock or FakeClock()
         # Discord's timestamps (in its snowflakes) run on the world's clock.
-        async with FakeDiscord(token=TOKEN, wall_clock=lambda: clock.now().timestamp()) as fake:
+        async with FakeDiscord(token=TOKEN, wall_clock=lambda: clock.now().timestamp(),
+                               activities=activity) as fake:
             world = World(fake, path / "toep.sqlite3", clock=clock,
                           config=config or TableConfig(bot_pause=0),
                           logged_errors=errors.records, database_url=database_url)
+            if web or activity:
+                world.web = WebSettings(0, client_id=fake.application_id,
+                                        client_secret=fake.client_secret, activity=activity)
             world.setup(names, locale=locale, guild_locale=guild_locale)
             await world.start()
             if isinstance(clock, FakeClock):

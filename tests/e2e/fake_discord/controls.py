@@ -12,6 +12,7 @@ from .core import Core
 from .faults import FaultHit, Faults, Storm
 from .gateway import Gateway
 from .models import Channel, Guild, User
+from .rest_messages import VIEW_CHANNEL
 from .store import Store
 
 INTENT_GUILDS = 1 << 0
@@ -157,10 +158,16 @@ class FaultControls:
         denied = channel.denied.get(self.bot_user.id, 0) & ~permissions
         await self._set_denied(channel, denied)
 
-    async def _set_denied(self, channel: Channel, denied: int) -> None:
+    async def hide_channel(self, channel: Channel, user: User) -> None:
+        """A member overwrite denying `user` View Channel (CHANNEL_UPDATE is sent)."""
+        denied = channel.denied.get(user.id, 0) | VIEW_CHANNEL
+        await self._set_denied(channel, denied, user.id)
+
+    async def _set_denied(self, channel: Channel, denied: int, user_id: int | None = None) -> None:
+        who = self.bot_user.id if user_id is None else user_id
         if denied:
-            channel.denied[self.bot_user.id] = denied
+            channel.denied[who] = denied
         else:
-            channel.denied.pop(self.bot_user.id, None)
+            channel.denied.pop(who, None)
         self.store.touch()
         await self.gateway.dispatch("CHANNEL_UPDATE", channel.payload(), intent=INTENT_GUILDS)

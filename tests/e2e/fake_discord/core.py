@@ -11,6 +11,7 @@ from aiohttp import web
 
 from .faults import Faults
 from .models import Json, User
+from .oauth import OAuth
 from .ratelimit import RateLimitConfig, RateLimiter
 from .store import Rejection, Store
 
@@ -30,6 +31,7 @@ class Settings:
     recommended_shards: int = 1
     max_concurrency: int = 1
     max_guilds_per_shard: int = 2500
+    activities: bool = False  # the application has an Activity (LAUNCH_ACTIVITY is allowed)
 
 
 def json_response(
@@ -71,6 +73,10 @@ class Core:
     limiter: RateLimiter
     gateway: Dispatcher
     faults: Faults = field(default_factory=Faults)
+    oauth: OAuth = field(init=False)  # codes and Bearer tokens of people (oauth.py)
+
+    def __post_init__(self) -> None:
+        self.oauth = OAuth(self.application_id)
 
     def reject(
         self, request: web.Request, status: int, code: int, message: str, errors: Any = None

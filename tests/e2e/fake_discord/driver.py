@@ -59,6 +59,7 @@ class FakeDiscord(FaultControls, Forgery):
         max_guilds_per_shard: int = 2500,
         bot_permissions: int = DEFAULT_EVERYONE,
         wall_clock: Callable[[], float] = time.time,
+        activities: bool = False,
     ) -> None:
         self.settings = Settings(
             token=token,
@@ -71,6 +72,7 @@ class FakeDiscord(FaultControls, Forgery):
             max_concurrency=max_concurrency,
             max_guilds_per_shard=max_guilds_per_shard,
             rate_limits=rate_limits or RateLimitConfig(),
+            activities=activities,
         )
         self.store = Store(ids=Snowflakes(wall_clock))
         self.bot_user = User(id=self.store.ids.next(), name=bot_name, bot=True)
@@ -198,6 +200,23 @@ class FakeDiscord(FaultControls, Forgery):
         whatever the command's default_member_permissions say."""
         user_id = user if isinstance(user, int) else user.id
         guild.command_grants.setdefault(command, set()).add(user_id)
+
+    # -- OAuth2 (oauth.py): what an Activity's page gets from Discord -------------------------
+
+    @property
+    def client_secret(self) -> str:
+        """The application's OAuth2 client secret (its id is `application_id`)."""
+        return self._core.oauth.client_secret
+
+    def authorize(self, user: UserRef, scopes: tuple[str, ...] = ("identify",)) -> str:
+        """`user` clicks Authorize in the SDK's prompt: the code the page receives,
+        good once, for ten minutes, at `POST /oauth2/token`."""
+        who = self.store.users[user if isinstance(user, int) else user.id]
+        return self._core.oauth.authorize(who, scopes)
+
+    @property
+    def oauth_exchanges(self) -> int:
+        return self._core.oauth.exchanges
 
     def add_member(self, guild: Guild, user: User, *, roles: tuple[Role, ...] = ()) -> Member:
         member = Member(user, roles=[r.id for r in roles])

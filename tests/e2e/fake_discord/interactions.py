@@ -12,6 +12,7 @@ from .models import Channel, Guild, Json, Message, User
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL = 8, 9
+LAUNCH_ACTIVITY = 12  # an application with Activities enabled only
 
 
 @dataclass
@@ -34,6 +35,7 @@ class InteractionRecord:
     followup_ids: list[int] = field(default_factory=list)
     modal: Json | None = None
     choices: list[Json] | None = None
+    activity_instance: str | None = None  # the Activity a LAUNCH_ACTIVITY answer started
     acked: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property

@@ -126,7 +126,7 @@ async def member(core: Core, call: Call) -> web.StreamResponse:
 
 _COMMANDS = "/applications/{application_id}"
 ROUTES = [
-    Route("GET", "/users/@me", me),
+    Route("GET", "/users/@me", me, bearer=True),
     Route("GET", "/users/{user_id}", user),
     Route("GET", "/gateway", gateway, auth=False),
     Route("GET", "/gateway/bot", gateway),

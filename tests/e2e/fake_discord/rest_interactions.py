@@ -14,6 +14,8 @@ from .interactions import (
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE,
+    LAUNCH_ACTIVITY,
+    MESSAGE_COMPONENT,
     MODAL,
     MODAL_SUBMIT,
     UPDATE_MESSAGE,
@@ -61,6 +63,10 @@ def _callback_problems(
     )
     if record.type == MODAL_SUBMIT and record.source_message_id is not None:
         allowed = allowed | {DEFERRED_UPDATE, UPDATE_MESSAGE}
+    if kind == LAUNCH_ACTIVITY and record.type in (APPLICATION_COMMAND, MESSAGE_COMPONENT):
+        if not core.settings.activities:
+            return ["LAUNCH_ACTIVITY: the application has no Activity enabled"]
+        return []
     if kind not in allowed:
         return [f"callback type {kind} is not valid for interaction type {record.type}"]
     if kind == MODAL:
@@ -95,6 +101,8 @@ async def _respond(
         return source
     if kind == MODAL:
         record.modal = data
+    elif kind == LAUNCH_ACTIVITY:
+        record.activity_instance = f"i-{core.store.ids.next()}"
     else:
         record.choices = list(data.get("choices") or [])
     return None
@@ -129,6 +137,9 @@ def _callback_response(record: InteractionRecord, kind: int, message: Message | 
         interaction["response_message_loading"] = message.loading
         interaction["response_message_ephemeral"] = message.ephemeral
         resource["message"] = message.payload()
+    if record.activity_instance is not None:
+        interaction["activity_instance_id"] = record.activity_instance
+        resource["activity_instance"] = {"id": record.activity_instance}
     return {"interaction": interaction, "resource": resource}
 
 

@@ -15,6 +15,7 @@ ACK_NAMES = {
     7: "UPDATE_MESSAGE",
     8: "AUTOCOMPLETE_RESULT",
     9: "MODAL",
+    12: "LAUNCH_ACTIVITY",
 }
 
 
@@ -38,6 +39,11 @@ class InteractionResult:
     @property
     def record(self) -> InteractionRecord:
         return self._record
+
+    @property
+    def activity_instance(self) -> str | None:
+        """The Activity a LAUNCH_ACTIVITY answer started, if it was one."""
+        return self._record.activity_instance
 
     @property
     def ack_type(self) -> int | None:

@@ -39,6 +39,7 @@ class Route:
     bucket: str = "default"  # a RateLimitConfig field name, or "" for no limit
     major: str = ""  # the parameter that separates buckets (channel_id, token, ...)
     auth: bool = True  # needs "Authorization: Bot <token>"
+    bearer: bool = False  # also answers a person's "Authorization: Bearer <token>"
 
     def match(self, method: str, path: str) -> dict[str, str] | None:
         if method != self.method:

@@ -18,6 +18,8 @@ from .router import Call, Route, find_route
 from .store import RateLimitHit
 
 API_PREFIX = "/api/v10"
+# Discord answers the token endpoint with and without the API version.
+TOKEN_PATHS = ("/api/oauth2/token", API_PREFIX + "/oauth2/token")
 ROUTES: list[Route] = [*rest_app.ROUTES, *rest_messages.ROUTES, *rest_interactions.ROUTES]
 _CDN_PATH = re.compile(r"/attachments/(\d+)/(\d+)/[^/]+")
 RATELIMIT_HEADERS = web.RequestKey("ratelimit_headers", dict[str, str])
@@ -58,6 +60,8 @@ class Server:
             return await self._gateway.handle(request)
         if host in ("cdn.discordapp.com", "media.discordapp.net"):
             return self._cdn(request)
+        if host == "discord.com" and request.path in TOKEN_PATHS and request.method == "POST":
+            return await self._core.oauth.token(request)
         if host == "discord.com" and request.path.startswith(API_PREFIX + "/"):
             return await self._api(request, request.path.removeprefix(API_PREFIX))
         return self._unknown(request)
@@ -80,6 +84,8 @@ class Server:
             return self._unknown(request)
         route, params = matched
         core = self._core
+        if route.bearer and request.headers.get(hdrs.AUTHORIZATION, "").startswith("Bearer "):
+            return self._as_person(request)
         if route.auth and request.headers.get(hdrs.AUTHORIZATION) != f"Bot {core.settings.token}":
             return core.reject(request, 401, 0, "401: Unauthorized")
         faulted = self._channel_problem(request, route, params) or self._storm(
@@ -98,6 +104,15 @@ class Server:
         response = await route.handler(core, Call(request, params, body, uploads, route.name))
         core.store.requests.append((time.monotonic(), request.method, path, response.status))
         return response
+
+    def _as_person(self, request: web.Request) -> web.Response:
+        """GET /users/@me with a person's OAuth2 token: who they are (scope identify)."""
+        core = self._core
+        user = core.oauth.bearer(request.headers.get(hdrs.AUTHORIZATION))
+        if user is None:
+            return core.reject(request, 401, 0, "401: Unauthorized")
+        return json_response({**user.payload(), "locale": user.locale, "mfa_enabled": False,
+                              "flags": 0, "premium_type": 0})
 
     def _channel_of(self, route: Route, params: dict[str, str]) -> int | None:
         """The channel a request acts on: from the path, or an interaction webhook's token."""
