@@ -16,7 +16,7 @@ from typing import Protocol
 
 import discord
 
-from cogs.community_ids import BanId, BoardId, CommunityId, LearnId, RulesId, SettingsId
+from cogs.community_ids import BanId, BoardId, CommunityId, LearnId, ReviewId, RulesId, SettingsId
 from cogs.i18n import Lang, lang_for_locale
 
 log = logging.getLogger(__name__)
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 # Which cog answers which kind.
 COGS: dict[type[CommunityId], str] = {BoardId: "LeaderboardCog", LearnId: "LearnCog",
                                       SettingsId: "SettingsCog", BanId: "BansCog",
-                                      RulesId: "HelpCog"}
+                                      RulesId: "HelpCog", ReviewId: "ReviewCog"}
 
 
 class ComponentCog(Protocol):

@@ -32,7 +32,7 @@ from typing import Any
 
 import discord
 
-from .community_ids import KINDS, BanId, BoardId, CommunityId, LearnId, SettingsId, read
+from .community_ids import KINDS, BanId, BoardId, CommunityId, LearnId, ReviewId, SettingsId, read
 from .ids import MAX_LENGTH, ButtonId, ForgedId, decode
 
 log = logging.getLogger(__name__)
@@ -172,7 +172,9 @@ def _guild_of(parsed: Parsed, guild_of: GuildOf) -> int | None:
 def _edits_message(parsed: Parsed) -> bool:
     if isinstance(parsed, ButtonId):
         return parsed.verb in _EDITING_VERBS
-    return True  # every community component rewrites its own message
+    # Every community component rewrites its own message, but a review: it
+    # answers with a private message of its own.
+    return not isinstance(parsed, ReviewId)
 
 
 def _own_ephemeral(message: discord.Message, user_id: int) -> bool:

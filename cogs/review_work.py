@@ -1,0 +1,69 @@
+"""The review's work in a worker process (cogs/review_pool.py starts them):
+one seat of one finished game reviewed, and its picture drawn.
+
+Pure but for the progress queue the pool hands each worker at its start:
+a record in, plain JSON out, so a review crosses the process border and is
+kept in the database as it is (data/reviews.py). What goes in it is what the
+seat's view export shows (engine/seat_view_record.py): the seat's own
+decisions, each judged from its SeatView alone (docs/review.md), and the
+marks every seat took per round, which the table showed to all.
+"""
+
+from __future__ import annotations
+
+import logging
+from multiprocessing.queues import Queue
+from typing import Any
+
+from engine.record import ReplayError, replay_json
+from engine.review import FORMAT, judgement_json, review_record
+from engine.review_judge import SAMPLES
+
+log = logging.getLogger(__name__)
+
+# The seed of every review: the same game gives the same review.
+SEED = 0
+# The last part of a kept review's version: raise it when the body changes.
+BODY = "discord/1"
+
+
+def version(samples: int = SAMPLES) -> str:
+    """The key of a kept review: the analysis's format and worlds, and the
+    shape of the body below."""
+    return f"{FORMAT};samples={samples};seed={SEED};{BODY}"
+
+class ReviewFailed(Exception):
+    """A record that did not replay. One plain text, so it crosses the
+    process border (ReplayError's two arguments do not unpickle)."""
+
+
+_progress: Queue[tuple[str, int, int]] | None = None
+
+
+def start_worker(progress: Queue[tuple[str, int, int]] | None) -> None:
+    """A worker's initializer: where it tells how far each review is."""
+    global _progress
+    _progress = progress
+
+
+def review_seat(key: str, record: dict[str, Any], seat: int,
+                samples: int = SAMPLES) -> dict[str, Any]:
+    """The review body of `seat`: its judged decisions, its marks per round
+    and the game's limit. `key` tags the progress it sends."""
+    def tell(done: int, total: int) -> None:
+        if _progress is not None:
+            _progress.put((key, done, total))
+
+    try:
+        judged = review_record(record, [seat], SEED, samples, tell)
+        game = replay_json(record)
+    except ReplayError as err:
+        raise ReviewFailed(err.line()) from None
+    return {
+        "format": FORMAT,
+        "version": version(samples),
+        "seat": seat,
+        "limit": game.rules.limit,
+        "rounds": [summary.marks[seat] for summary in game.rounds],
+        "decisions": [judgement_json(j) for j in judged],
+    }
