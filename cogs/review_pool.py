@@ -1,11 +1,13 @@
 """Reviews run in worker processes, never on the event loop (issue 27).
 
-One `ReviewPool` per bot: a ProcessPoolExecutor of at most one worker per
-core, started at the first ask and shut down when the review cog unloads
-(the bot's close). A review is one job per (game, seat); a second ask for a
-job already running joins it. A member waits on at most MAX_PER_MEMBER
-reviews at once (their own asks; joining one counts as one): more is refused
-before any work starts, so one person cannot fill the queue for everyone.
+One `ReviewPool` per bot: a ProcessPoolExecutor of one worker per core but
+one (at least one), the workers at a lower priority (cogs/review_work.py),
+so the event loop keeps a core for the tables' clicks; started at the first
+ask and shut down when the review cog unloads (the bot's close). A review
+is one job per (game, seat); a second ask for a job already running joins
+it. A member waits on at most MAX_PER_MEMBER reviews at once (their own
+asks; joining one counts as one): more is refused before any work starts,
+so one person cannot fill the queue for everyone.
 
 Workers tell how far they are through one multiprocessing queue; the pool
 drains it on the event loop every PUMP seconds while a job runs (a read that
@@ -50,7 +52,10 @@ class Job:
 
 
 def worker_count() -> int:
-    return max(1, os.cpu_count() or 1)
+    """One per core this process may run on, but one: that one is the event loop's."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+    return max(1, cores - 1)
 
 
 class ReviewPool:
@@ -90,7 +95,8 @@ class ReviewPool:
         return job
 
     async def render(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """`fn(*args)` in a worker (a picture: no work on the event loop)."""
+        """`fn(*args)` in a worker (a picture: no work on the event loop);
+        RuntimeError once closed."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool(), fn, *args)
 
@@ -106,6 +112,8 @@ class ReviewPool:
             self._jobs.pop(job.key, None)
 
     def _pool(self) -> ProcessPoolExecutor:
+        if self._closed:
+            raise RuntimeError("the review pool is closed")
         if self._executor is None:
             # spawn: a fork of a process with an event loop and threads copies their locks
             context = multiprocessing.get_context("spawn")

@@ -11,7 +11,9 @@ marks every seat took per round, which the table showed to all.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 from multiprocessing.queues import Queue
 from typing import Any
 
@@ -21,6 +23,7 @@ from engine.review_judge import SAMPLES
 
 log = logging.getLogger(__name__)
 
+WORKER_NICE = 10  # added to a worker's niceness
 # The seed of every review: the same game gives the same review.
 SEED = 0
 # The last part of a kept review's version: raise it when the body changes.
@@ -41,9 +44,13 @@ _progress: Queue[tuple[str, int, int]] | None = None
 
 
 def start_worker(progress: Queue[tuple[str, int, int]] | None) -> None:
-    """A worker's initializer: where it tells how far each review is."""
+    """A worker's initializer: where it tells how far each review is. It
+    runs at a lower priority: on a busy machine the bot's own process (its
+    tables' clicks) goes first."""
     global _progress
     _progress = progress
+    with contextlib.suppress(OSError, AttributeError):  # not everywhere
+        os.nice(WORKER_NICE)
 
 
 def review_seat(key: str, record: dict[str, Any], seat: int,

@@ -92,3 +92,6 @@ async def test_close_ends_every_worker_and_refuses_more() -> None:
     assert all(not p.is_alive() for p in processes)
     with pytest.raises(RuntimeError):
         pool.ask((1, 1), ANNA, finished(1), SAMPLES, store)
+    with pytest.raises(RuntimeError):  # no worker starts again
+        await pool.render(len, "a picture")
+    assert pool._executor is None
