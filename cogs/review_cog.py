@@ -61,6 +61,7 @@ class ReviewCog(commands.Cog):
         self.pool = ReviewPool()
         self.samples = SAMPLES  # worlds per decision; tests use fewer
         self.edit_every = EDIT_EVERY
+        self.wait_at_most = WAIT_AT_MOST
 
     async def cog_unload(self) -> None:
         await self.pool.close()
@@ -139,7 +140,7 @@ class ReviewCog(commands.Cog):
         started = loop.time()
         shown = None
         while not job.task.done():
-            if loop.time() - started > WAIT_AT_MOST:
+            if loop.time() - started > self.wait_at_most:
                 await interaction.edit_original_response(content=t(lang, "review.late",
                                                                    id=game_id))
                 return None

@@ -159,6 +159,27 @@ async def test_a_member_waits_on_two_reviews_at_most(world: World) -> None:
     await _done(world, original(res))
 
 
+async def test_a_review_longer_than_the_reply_may_wait_goes_on(world: World) -> None:
+    game = await _game(world)
+    _cog(world).wait_at_most = 0.0  # as if 13 minutes had passed at once
+    res = await _ask(world, "anna", game, "nl")
+    await _answer(world, res, t("nl", "review.late", id=game))
+    assert not original(res).attachments
+
+    async def kept() -> bool:
+        return await get_review(_db(world), game, 1, version(SAMPLES)) is not None
+
+    for _ in range(600):
+        if await kept():
+            break
+        await asyncio.sleep(0.1)
+    assert await kept()
+    _cog(world).wait_at_most = 60.0
+    res = await _ask(world, "anna", game, "nl")  # asked again: at once, from the database
+    message = await _done(world, original(res))
+    assert t("nl", "review.title", id=game) in message.text
+
+
 async def test_review_button_in_history(world: World) -> None:
     game = await _game(world)
     res = await world.slash("anna", "toep history")
