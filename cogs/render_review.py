@@ -18,7 +18,7 @@ from engine.cards import parse_card
 
 from .i18n import t
 from .render_community import decimal
-from .render_text import MAX_CONTENT, card_label, clip
+from .render_text import MAX_CONTENT, card_label, clip, marks_text
 
 log = logging.getLogger(__name__)
 
@@ -28,9 +28,13 @@ VERBS = frozenset({"play", "toep", "call", "fold", "play_in", "sit_out"})
 
 
 def costly(decisions: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The decisions that were not ok, costliest first (ties: earliest first)."""
+    """The decisions that were not ok, costliest first: blunders, then
+    mistakes, then inaccuracies, each by the marks lost (ties: earliest
+    first). The verdict goes first since it is the loss clear of its error:
+    a large loss with a large error is no surer than a smaller one."""
     bad = [d for d in decisions if d["verdict"] in VERDICTS]
-    return sorted(bad, key=lambda d: (-float(d["marks_lost"]), int(d["event"])))
+    return sorted(bad, key=lambda d: (-VERDICTS.index(d["verdict"]), -float(d["marks_lost"]),
+                                      int(d["event"])))
 
 
 def accuracy(decisions: Sequence[Mapping[str, Any]]) -> float | None:
@@ -40,23 +44,27 @@ def accuracy(decisions: Sequence[Mapping[str, Any]]) -> float | None:
     return sum(1 for d in decisions if d["verdict"] == "ok") / len(decisions)
 
 
-def _choice(choice: Mapping[str, Any], form: str, lang: str) -> str:
+def _choice(choice: Mapping[str, Any], form: str, stake: int, lang: str) -> str:
+    """"called the toep for 3" (`form` "did") or "folding, taking 2 marks" ("alt"):
+    a toep answered is played for the stake, folded for one less."""
     do = str(choice["do"])
     if do not in VERBS:  # engine/review_moments.py judges no other kind
         raise ValueError(f"a review of a {do!r} decision")
     card = choice.get("card")
     label = card_label(parse_card(str(card)), lang) if do == "play" and card else ""
-    return t(lang, f"review.{form}.{do}", card=label)
+    return t(lang, f"review.{form}.{do}", card=label, stake=stake, next=stake + 1,
+             marks=marks_text(stake - 1, lang))
 
 
 def decision_line(decision: Mapping[str, Any], lang: str) -> str:
-    """"Round 7: you called the toep; folding was about 0.6 marks better on
-    average: a mistake." Marks as the review weighs them: near the limit,
+    """"Round 7: you called the toep for 3; folding, taking 2 marks, was
+    about 0.6 marks better on average: a mistake." Marks as the review weighs them: near the limit,
     going out counts for more (docs/review.md), so the loss is told, not
     each choice's own figure, which may be below zero."""
+    stake = int(decision["stake"])
     return t(lang, "review.line", round=decision["round"],
-             chosen=_choice(decision["chosen"], "did", lang),
-             best=_choice(decision["best"], "alt", lang),
+             chosen=_choice(decision["chosen"], "did", stake, lang),
+             best=_choice(decision["best"], "alt", stake, lang),
              lost=decimal(float(decision["marks_lost"]), lang),
              verdict=t(lang, f"review.verdict.{decision['verdict']}"))
 

@@ -20,6 +20,7 @@ from typing import Any
 from engine.record import ReplayError, replay_json
 from engine.review import FORMAT, judgement_json, review_record
 from engine.review_judge import SAMPLES
+from engine.review_moments import decisions
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +56,9 @@ def start_worker(progress: Queue[tuple[str, int, int]] | None) -> None:
 
 def review_seat(key: str, record: dict[str, Any], seat: int,
                 samples: int = SAMPLES) -> dict[str, Any]:
-    """The review body of `seat`: its judged decisions, its marks per round
-    and the game's limit. `key` tags the progress it sends."""
+    """The review body of `seat`: its judged decisions (engine/review.py's
+    JSON, and the stake then), its marks per round and the game's limit.
+    `key` tags the progress it sends."""
     def tell(done: int, total: int) -> None:
         if _progress is not None:
             _progress.put((key, done, total))
@@ -64,6 +66,8 @@ def review_seat(key: str, record: dict[str, Any], seat: int,
     try:
         judged = review_record(record, [seat], SEED, samples, tell)
         game = replay_json(record)
+        # The stake each decision was made at, as the seat saw it then.
+        stakes = {d.index: d.view.public.stake for d in decisions(record, [seat])}
     except ReplayError as err:
         raise ReviewFailed(err.line()) from None
     return {
@@ -72,5 +76,5 @@ def review_seat(key: str, record: dict[str, Any], seat: int,
         "seat": seat,
         "limit": game.rules.limit,
         "rounds": [summary.marks[seat] for summary in game.rounds],
-        "decisions": [judgement_json(j) for j in judged],
+        "decisions": [judgement_json(j) | {"stake": stakes[j.index]} for j in judged],
     }

@@ -19,9 +19,10 @@ LANGS = ("en", "nl")
 
 
 def _decision(event: int, round_: int, verdict: str, lost: float,
-              chosen: dict[str, Any], best: dict[str, Any]) -> dict[str, Any]:
+              chosen: dict[str, Any], best: dict[str, Any], stake: int = 1) -> dict[str, Any]:
     return {"event": event, "seat": 1, "round": round_, "chosen": chosen, "best": best,
-            "marks": {}, "marks_lost": lost, "se": 0.01, "exact": False, "verdict": verdict}
+            "marks": {}, "marks_lost": lost, "se": 0.01, "exact": False, "verdict": verdict,
+            "stake": stake}
 
 
 PLAY_9S = {"seat": 1, "do": "play", "card": "9S"}
@@ -34,7 +35,7 @@ BODY: dict[str, Any] = {
         _decision(3, 1, "ok", 0.05, PLAY_9S, PLAY_QD),
         _decision(9, 2, "mistake", 0.6, CALL, FOLD),
         _decision(12, 2, "inaccuracy", 0.25, PLAY_QD, PLAY_9S),
-        _decision(20, 4, "blunder", 1.5, FOLD, CALL),
+        _decision(20, 4, "blunder", 1.5, FOLD, CALL, stake=3),
         _decision(25, 5, "inaccuracy", 0.3, PLAY_9S, PLAY_QD),
         _decision(30, 5, "ok", 0.0, PLAY_9S, PLAY_9S),
     ],
@@ -45,6 +46,9 @@ def test_accuracy_is_the_share_judged_ok() -> None:
     assert accuracy(BODY["decisions"]) == pytest.approx(2 / 6)
     assert accuracy([]) is None
     assert [d["event"] for d in costly(BODY["decisions"])] == [20, 9, 25, 12]
+    # the verdict first: a larger loss not clear of its error comes after
+    noisy = _decision(40, 6, "inaccuracy", 2.5, PLAY_9S, PLAY_QD)
+    assert [d["event"] for d in costly([*BODY["decisions"], noisy])] == [20, 9, 40, 25, 12]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -57,8 +61,10 @@ def test_the_three_costliest_in_a_sentence_each(lang: str) -> None:
                          lost="2.7" if lang == "en" else "2,7")
     said = [line for line in lines if line.startswith("- ")]
     assert len(said) == 3  # the fourth costly one is left out
-    assert said[0] == "- " + t(lang, "review.line", round=4, chosen=t(lang, "review.did.fold"),
-                               best=t(lang, "review.alt.call"),
+    assert said[0] == "- " + t(lang, "review.line", round=4,
+                               chosen=t(lang, "review.did.fold", marks=t(
+                                   lang, "marks.many", count=2)),
+                               best=t(lang, "review.alt.call", stake=3),
                                lost="1.5" if lang == "en" else "1,5",
                                verdict=t(lang, "review.verdict.blunder"))
     assert ("9♠" in said[2]) and ("Q♦" in said[2] if lang == "en" else "V♦" in said[2])
