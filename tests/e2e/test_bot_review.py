@@ -220,3 +220,13 @@ async def test_review_button_under_the_finished_table(tmp_path: Path, locale: st
         assert seat is not None
         kept = await get_review(_db(world), table.id, seat, version(8))
         assert kept is not None and {d["seat"] for d in kept["decisions"]} <= {seat}
+
+
+async def test_the_command_in_both_languages(world: World) -> None:
+    subs = {o["name"]: o for c in world.fake.commands() if c["name"] == "toep"
+            for o in c["options"]}
+    review = subs["review"]
+    assert review["name_localizations"]["nl"] == "terugblik"
+    (game,) = review["options"]
+    assert game["name"] == "game" and game["name_localizations"]["nl"] == "potje"
+    assert not game["required"] and game["min_value"] == 1
