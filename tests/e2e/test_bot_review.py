@@ -193,6 +193,10 @@ async def test_review_button_in_history(world: World) -> None:
     own = original(await world.slash("cora", "toep history"))
     forged = await world.forge_click("cora", f"toepreview:{game}", own)
     await _answer(world, forged, t("en", "review.not_yours", id=game))
+    # without a number: the last finished game of hers (kept by now: at once)
+    res = await world.fake.slash(world.people["anna"], world.channel, "toep review", {})
+    message = await _done(world, original(res))
+    assert t("en", "review.title", id=game) in message.text
 
 
 @LANGS
