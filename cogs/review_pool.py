@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 MAX_PER_MEMBER = 2
 PUMP = 0.25  # seconds between reads of the workers' progress
+JOIN_WAIT = 5.0  # seconds a terminated worker may take to end before it is killed
 
 JobKey = tuple[int, int]  # game, seat
 Store = Callable[[dict[str, Any]], Awaitable[None]]
@@ -171,8 +172,12 @@ class ReviewPool:
 
 
 def _join(processes: list[Any]) -> None:
+    """Wait for terminated workers; one that outlasts JOIN_WAIT is killed."""
     for process in processes:
-        process.join(5)
+        process.join(JOIN_WAIT)
+        if process.is_alive():
+            process.kill()
+            process.join()
 
 
 def _tag(key: JobKey) -> str:
