@@ -2,7 +2,7 @@
 
     python bench/e2e_load.py [--tables 100] [--limit 5] [--rounds N] [--bot-pause 0.3]
                              [--think 0.3 1.0] [--ramp 0] [--max-seconds 600]
-                             [--seed 1] [--profile FILE] [--json]
+                             [--seed 1] [--profile FILE] [--json] [--reviews N]
                              [--clusters N --shard-count S] [--database sqlite|postgres]
                              [--kill-cluster K] [--kill-after SECONDS]
 
@@ -87,6 +87,9 @@ Figures (`--json` prints one object):
   `error_samples` shows the first few. `rate_limit_hits` (by bucket) are the
   429s the fake answered: not errors, the bot lives with them.
 
+`--reviews N`: N players ask for reviews of finished games of theirs while
+the tables play (bench/e2e_reviews.py says how, and the figures it adds).
+
 `--profile FILE` runs the bot's process under cProfile (its event loop's thread
 only; not the world's process), dumps it to FILE and prints the functions with
 most own time and the time per part (discord.py, aiohttp, bot cogs, tables,
@@ -120,6 +123,7 @@ from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.e2e_reviews import ReviewLoad
 from bench.e2e_wire import CLOSE, TOKEN, BotConfig, LagFigures, Problems, TableState, watching
 from bench.places import BACKENDS
 from cogs.ids import ForgedId, decode
@@ -173,6 +177,7 @@ class Options:
     backend: str = "sqlite"  # or "postgres" (bench/places.py)
     kill_cluster: int | None = None
     kill_after: float = 20.0  # seconds after the last game started
+    reviews: int = 0  # reviewers asking for reviews meanwhile (bench/e2e_reviews.py)
 
     @property
     def clustered(self) -> bool:
@@ -357,11 +362,12 @@ class Load:
         self.bots = [bot, *more]
         self.deadline = 0.0
         self.runs: list[TableRun] = []
+        self.guild: Any = None  # the one guild, once built
 
     # --- the world ------------------------------------------------------------------
 
     def build(self) -> None:
-        guild = self.fake.add_guild("Café de Toep", locale="en-US")
+        guild = self.guild = self.fake.add_guild("Café de Toep", locale="en-US")
         for i in range(self.o.tables):
             channel = self.fake.add_channel(guild, f"toepen-{i}")
             host = self.fake.add_user(f"host{i}", guild=guild)
@@ -791,16 +797,23 @@ async def run(options: Options) -> dict[str, Any]:
             bot = BotProcess()
             load = Load(options, fake, tally, bot)
             load.build()
+            reviews = None
+            if options.reviews:
+                reviews = ReviewLoad(fake, load.guild, options.reviews)
+                await reviews.seed(path)
             try:
                 async with world_lag_followed(tally):
                     await load.start_bot(path)
+                    if reviews is not None:
+                        reviews.start()
                     wall = await load.run()
                     ended = time.monotonic()
+                    reviewed = {} if reviews is None else await reviews.finish()
             finally:
                 # What closing shows still counts; the fake serves until the bot is gone.
                 tally.problems.merge(await bot.close())
                 bot.kill()
-            return report(load, wall, ended)
+            return report(load, wall, ended) | reviewed
 
 
 def _profile_summary(path: Path, top: int = 25) -> str:
@@ -854,6 +867,8 @@ def parse(argv: Sequence[str] | None) -> tuple[Options, bool]:
     parser.add_argument("--profile", metavar="FILE", type=Path,
                         help="cProfile the bot's process (its loop's thread); dump to FILE")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--reviews", type=int, default=0, metavar="N",
+                        help="N players ask for reviews meanwhile (bench/e2e_reviews.py)")
     cluster = parser.add_argument_group("clusters (bench/e2e_cluster.py)")
     cluster.add_argument("--clusters", type=int, default=1, help="bot processes")
     cluster.add_argument("--shard-count", type=int, default=None,
@@ -871,7 +886,10 @@ def parse(argv: Sequence[str] | None) -> tuple[Options, bool]:
                       max_seconds=args.max_seconds, seed=args.seed,
                       profile=args.profile, clusters=args.clusters,
                       shard_count=args.shard_count, backend=args.database,
-                      kill_cluster=args.kill_cluster, kill_after=args.kill_after)
+                      kill_cluster=args.kill_cluster, kill_after=args.kill_after,
+                      reviews=args.reviews)
+    if options.reviews and options.clustered:
+        parser.error("--reviews runs with one bot process on SQLite only")
     if options.clustered:
         from bench.e2e_cluster import problem  # it builds on this module
 

@@ -9,6 +9,7 @@ menu.
   toeplearn:<game>:<verb>:<arg|->:<stamp|->        the practice game
   toeprules:pick                                   the rules menu (any server's)
   toepweb:<guild>:open                             open the web table (the Activity)
+  toepreview:<game>                                review a finished game of yours
 
 The renderers write them (cogs/render_community.py, cogs/render_learn.py);
 `read` is the one place a clicked one is taken apart (cogs/ids.py hands it
@@ -28,7 +29,7 @@ from engine.rules import SPECS
 from .ids import GAME_VERBS, ForgedId
 from .render_limits import LIMIT_OPTIONS
 
-KINDS = ("toepboard", "toepset", "toepban", "toeplearn", "toeprules", "toepweb")
+KINDS = ("toepboard", "toepset", "toepban", "toeplearn", "toeprules", "toepweb", "toepreview")
 MAX_OFFSET = 10**7  # leaderboard rows: far past any server's
 SETTINGS = frozenset({"lang", "pick", "reset", "ping"})
 # The house rules an admin sets for public tables (the public clock stays),
@@ -83,7 +84,15 @@ class WebId:
     guild_id: int
 
 
-CommunityId = BoardId | SettingsId | BanId | LearnId | RulesId | WebId
+@dataclass(frozen=True)
+class ReviewId:
+    """A finished game to review: the reviewer's own seat, checked by its cog
+    (a game's number is no secret: it is on the table message)."""
+
+    game_id: int
+
+
+CommunityId = BoardId | SettingsId | BanId | LearnId | RulesId | WebId | ReviewId
 
 
 def read(kind: str, rest: str) -> CommunityId:
@@ -95,6 +104,10 @@ def read(kind: str, rest: str) -> CommunityId:
         if parts != ["pick"]:
             raise ForgedId("not a toeprules id")
         return RulesId()
+    if kind == "toepreview":
+        if len(parts) != 1:
+            raise ForgedId("not a toepreview id")
+        return ReviewId(number(parts[0]))
     guild_id = snowflake(parts[0])
     if kind == "toepweb" and parts[1:] == ["open"]:
         return WebId(guild_id)

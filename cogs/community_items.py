@@ -22,6 +22,7 @@ from cogs.community_ids import (
     BoardId,
     CommunityId,
     LearnId,
+    ReviewId,
     RulesId,
     SettingsId,
     WebId,
@@ -33,7 +34,8 @@ log = logging.getLogger(__name__)
 # Which cog answers which kind.
 COGS: dict[type[CommunityId], str] = {BoardId: "LeaderboardCog", LearnId: "LearnCog",
                                       SettingsId: "SettingsCog", BanId: "BansCog",
-                                      RulesId: "HelpCog", WebId: "ActivityCog"}
+                                      RulesId: "HelpCog", WebId: "ActivityCog",
+                                      ReviewId: "ReviewCog"}
 
 
 class ComponentCog(Protocol):

@@ -32,7 +32,17 @@ from typing import Any
 
 import discord
 
-from .community_ids import KINDS, BanId, BoardId, CommunityId, LearnId, SettingsId, WebId, read
+from .community_ids import (
+    KINDS,
+    BanId,
+    BoardId,
+    CommunityId,
+    LearnId,
+    ReviewId,
+    SettingsId,
+    WebId,
+    read,
+)
 from .ids import MAX_LENGTH, ButtonId, ForgedId, decode
 
 log = logging.getLogger(__name__)
@@ -173,8 +183,9 @@ def _edits_message(parsed: Parsed) -> bool:
     if isinstance(parsed, ButtonId):
         return parsed.verb in _EDITING_VERBS
     # Every other community component rewrites its own message; the web
-    # table's Open button launches the Activity from the table message.
-    return not isinstance(parsed, WebId)
+    # table's Open button launches the Activity from the table message, and
+    # a review answers with a private message of its own.
+    return not isinstance(parsed, WebId | ReviewId)
 
 
 def _own_ephemeral(message: discord.Message, user_id: int) -> bool:

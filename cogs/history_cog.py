@@ -15,11 +15,10 @@ from discord.ext import commands
 
 from cogs.answers import send_rendered
 from cogs.i18n import command_key, lang_for_locale, option_key, t
+from cogs.own_games import NotOwnFinished, own_finished_game
 from cogs.render_community import export_name, history_message
 from cogs.toep_group import add_to_toep, cog_of, remove_from_toep
 from data import history
-from data.errors import NotFoundError
-from data.gameload import load_game
 from engine.record import ReplayError
 from engine.seat_view_record import seat_view_record
 from tables.log_safe import log_failure
@@ -64,17 +63,11 @@ class HistoryCog(commands.Cog):
     async def _export(self, guild_id: int, user_id: int, game_id: int) -> tuple[bytes, int]:
         """The JSON of the person's seat's view of a finished game of theirs."""
         try:
-            loaded = await load_game(self.bot.db, game_id)
-        except NotFoundError:
-            raise _NoExport("history.not_yours") from None
-        seat = next((s.seat for s in loaded.seats if s.user_id == user_id), None)
-        if loaded.game.guild_id != guild_id or seat is None:
-            raise _NoExport("history.not_yours")  # whether it exists is not yours to know
-        status = loaded.game.status
-        if status in ("lobby", "playing"):
-            raise _NoExport("history.in_progress")  # its hidden cards are still secret
-        if status != "finished":
-            raise _NoExport(f"history.status.{status}")
+            loaded, seat = await own_finished_game(self.bot.db, guild_id, user_id, game_id)
+        except NotOwnFinished as err:
+            key = err.reason if err.reason in ("not_yours", "in_progress") else (
+                f"status.{err.reason}")
+            raise _NoExport(f"history.{key}") from None
         record = loaded.record()
         loop = asyncio.get_running_loop()
         try:

@@ -31,6 +31,7 @@ from engine.rules import SPECS, OptionSpec, RulesError, TableRules
 from .i18n import t
 from .render_limits import LIMIT_OPTIONS, limit_lines, limit_picks, limit_values
 from .render_lobby import rule_line
+from .render_manage import review_id
 from .render_ping import server_ping_line, server_ping_select
 from .render_text import (
     MAX_DESCRIPTION,
@@ -48,6 +49,7 @@ log = logging.getLogger(__name__)
 MIN_GAMES = PROVISIONAL_GAMES  # rated games before a rating is shown, and on the board
 PAGE_SIZE = 10
 MAX_BAN_BUTTONS = 20  # four rows of five; the list says how many more there are
+MAX_REVIEW_BUTTONS = 10  # two rows of five: every game /toep history lists
 BOARD_COLOUR = discord.Colour.gold()
 INFO_COLOUR = discord.Colour.blurple()
 
@@ -165,7 +167,21 @@ def history_message(entries: Sequence[HistoryEntry], lang: str) -> Rendered:
     embed.description = clip("\n".join(_history_line(e, lang) for e in entries),
                              MAX_DESCRIPTION)
     embed.set_footer(text=t(lang, "history.footer"))
-    return Rendered(None, embed, None)
+    return Rendered(None, embed, _review_buttons(entries, lang))
+
+
+def _review_buttons(entries: Sequence[HistoryEntry], lang: str) -> discord.ui.View | None:
+    """A Review button for each finished game listed (ended ones have no review)."""
+    done = [e.game.id for e in entries if e.game.status == "finished"]
+    if not done:
+        return None
+    view = discord.ui.View(timeout=None)
+    for game_id in done[:MAX_REVIEW_BUTTONS]:
+        view.add_item(discord.ui.Button(label=clip(t(lang, "btn.review_game", id=game_id),
+                                                   MAX_LABEL),
+                                        custom_id=review_id(game_id),
+                                        style=discord.ButtonStyle.secondary))
+    return view
 
 
 def _history_line(entry: HistoryEntry, lang: str) -> str:

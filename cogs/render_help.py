@@ -18,7 +18,7 @@ HELP_COLOUR = discord.Colour.dark_green()
 SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("play", TOEP, ("new", "invite", "uninvite", "house-rules", "table", "hand", "leave")),
     ("learn", TOEP, ("rules", "learn", "help")),
-    ("community", TOEP, ("leaderboard", "stats", "history")),
+    ("community", TOEP, ("leaderboard", "stats", "history", "review")),
     ("admin", ADMIN, ("settings", "bans", "end")),
 )
 

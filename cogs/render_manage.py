@@ -28,9 +28,17 @@ def leave_question(table_id: int, why_free: str | None, lang: str,
 
 
 def again_view(table_id: int, lang: str) -> discord.ui.View:
-    """Under a finished game: a new lobby, the same people invited, the same rules."""
+    """Under a finished game: a new lobby, the same people invited, the same
+    rules; and each player's own review of it (cogs/review_cog.py)."""
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(label=clip(t(lang, "btn.again"), MAX_LABEL),
                                     custom_id=encode(table_id, "again"),
                                     style=discord.ButtonStyle.success))
+    view.add_item(discord.ui.Button(label=clip(t(lang, "btn.review"), MAX_LABEL),
+                                    custom_id=review_id(table_id),
+                                    style=discord.ButtonStyle.secondary))
     return view
+
+
+def review_id(game_id: int) -> str:
+    return f"toepreview:{game_id}"

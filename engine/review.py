@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from engine import events as ev
@@ -34,8 +34,10 @@ def choice_key(event: Event) -> str:
 
 
 def review_record(record: object, seats: Sequence[int] | None = None, seed: int = 0,
-                  samples: int = SAMPLES) -> list[Judgement]:
-    """The judged decisions of `seats` (all when None), in the record's order."""
+                  samples: int = SAMPLES,
+                  progress: Callable[[int, int], None] | None = None) -> list[Judgement]:
+    """The judged decisions of `seats` (all when None), in the record's order;
+    `progress(done, all)` is called before the first decision and after each."""
     game, _ = replayed(record)
     if seats is None:
         seats = range(game.n)
@@ -43,8 +45,15 @@ def review_record(record: object, seats: Sequence[int] | None = None, seed: int 
         if type(seat) is not int or not 0 <= seat < game.n:
             raise ReplayError(None, f"there is no seat {seat!r} at this table")
     bluffs = {seat: Bluffs() for seat in seats}
-    return [judge(decision, seed, samples, bluffs[decision.view.seat])
-            for decision in decisions(record, frozenset(seats))]
+    todo = list(decisions(record, frozenset(seats)))
+    judged: list[Judgement] = []
+    for decision in todo:
+        if progress is not None:
+            progress(len(judged), len(todo))
+        judged.append(judge(decision, seed, samples, bluffs[decision.view.seat]))
+    if progress is not None:
+        progress(len(judged), len(todo))
+    return judged
 
 
 def judgement_json(j: Judgement) -> dict[str, Any]:

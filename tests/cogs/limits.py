@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from cogs import ids
+from cogs import gate
 from cogs.render import Rendered
 
 
@@ -35,7 +35,7 @@ def check_limits(r: Rendered) -> None:
                 assert isinstance(item, discord.ui.Button)
                 assert 1 <= len(item.label or "") <= 80
             assert item.custom_id is not None and len(item.custom_id) <= 100
-            ids.decode(item.custom_id)
+            gate.parse(item.custom_id)  # one of our ids, of any kind
             custom_ids.append(item.custom_id)
         assert len(custom_ids) == len(set(custom_ids))
 

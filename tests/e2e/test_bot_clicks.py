@@ -154,8 +154,9 @@ async def test_a_stale_button_of_a_finished_game(tmp_path: Path) -> None:
         game = table.game
         assert game is not None and game.winner == 0 and game.forfeited == [False, True]
         message = await world.wait_table_message("anna wins the game!")
-        # a finished table shows no game buttons, only "play again"
-        assert [b["label"] for b in message.buttons()] == [t("en", "btn.again")]
+        # a finished table shows no game buttons, only "play again" and "review"
+        assert [b["label"] for b in message.buttons()] == [t("en", "btn.again"),
+                                                           t("en", "btn.review")]
         before = _state(table)
         custom_id = panel_button(old, "pass")
         assert custom_id is not None
