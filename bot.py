@@ -43,7 +43,7 @@ log = logging.getLogger("toep")
 # The table cog first: it owns the /toep group the others add their commands to.
 EXTENSIONS = ("cogs.table_cog", "cogs.leaderboard_cog", "cogs.stats_cog", "cogs.history_cog",
               "cogs.learn_cog", "cogs.settings_cog", "cogs.bans_cog", "cogs.manage_cog",
-              "cogs.help_cog", "cogs.connection_cog", "cogs.clicks")
+              "cogs.help_cog", "cogs.connection_cog", "cogs.clicks", "cogs.daily_cog")
 MAX_RATELIMIT_WAIT = 30.0  # seconds; discord.py allows no less
 COLLECTOR_THRESHOLDS = (20_000, 10, 10)  # the cycle collector's, from setup_hook on
 # Seconds a thread may keep the interpreter's lock while another waits for it

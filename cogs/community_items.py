@@ -1,8 +1,9 @@
 """The components of the community commands: leaderboard pages (`toepboard:`),
-the practice game (`toeplearn:`), the settings message (`toepset:`) and the
-bans list (`toepban:`). cogs/clicks.py routes their clicks here, whatever
-message they sit on and after a restart too; each goes to the cog of its
-kind. None of them starts with `toep:`, which the table buttons own.
+the practice game (`toeplearn:`), the settings message (`toepset:`), the
+bans list (`toepban:`) and Toep van de dag (`toepdaily:`). cogs/clicks.py
+routes their clicks here, whatever message they sit on and after a restart
+too; each goes to the cog of its kind. None of them starts with `toep:`,
+which the table buttons own.
 
 Every kind but the practice game carries the guild it was shown in:
 `<kind>:<guild>:<what>`; a click from another guild is refused here.
@@ -23,9 +24,10 @@ log = logging.getLogger(__name__)
 
 # Which cog answers which kind.
 COGS = {"toepboard": "LeaderboardCog", "toeplearn": "LearnCog", "toepset": "SettingsCog",
-        "toepban": "BansCog"}
+        "toepban": "BansCog", "toepdaily": "DailyCog"}
 KINDS = tuple(COGS)
-TEMPLATE = re.compile(r"(?P<kind>toepboard|toeplearn|toepset|toepban):(?P<rest>.*)", re.DOTALL)
+TEMPLATE = re.compile(r"(?P<kind>toepboard|toeplearn|toepset|toepban|toepdaily):(?P<rest>.*)",
+                      re.DOTALL)
 GUILDLESS = frozenset({"toeplearn"})
 
 
