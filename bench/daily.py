@@ -14,10 +14,11 @@
   random deals each plays boards of their own and ranks by their total
   score. For each pair (stronger, weaker), how often the stronger ranks
   above (a tie counts half), and the mean over the three pairs;
-- busy_day: E entrants in one guild's day on one process, through the data
-  layer as the bot uses it (the day opened, each entrant's boards played,
-  saved and finished, the ranking read and written out): errors, and the
-  time to show the ranking.
+- busy_day: E entrants in one guild's day on one process (50 at a time),
+  through tables/daily.py and an SQLite file as the bot uses them (the day
+  opened, each board rebuilt from the database for every choice and saved
+  after it, the computers in worker threads): errors, and the time to show
+  the ranking (read the day's scores, rank them, draw a member's results).
 
 `--level` sets the computers at the table (the daily's are hard; they take
 about 0.1 s a board on one core, so the defaults take a while).
@@ -26,9 +27,11 @@ about 0.1 s a board on one core, so the defaults take a while).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import random
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -36,17 +39,25 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from cogs.render_daily import results_panel
+from data.daily import Day, get_player
+from data.db import connect
 from engine.board_play import net_score, play_board
 from engine.boards import Board, board
 from engine.bots import Bot, make_bot
 from engine.duplicate import ranking
 from engine.events import Event
 from engine.views import SeatView
+from tables.clock import FakeClock
+from tables.daily import Daily
 
 STRENGTHS = ("easy", "normal", "hard")
 PAIRS = (("hard", "normal"), ("hard", "easy"), ("normal", "easy"))
 BOARDS_A_DAY = 8
-PARTS = ("replays", "separation")
+PARTS = ("replays", "separation", "busy_day")
+GUILD = 1
+AT_ONCE = 50  # entrants playing at the same moment
+COMPUTERS = ("computer 1", "computer 2", "computer 3")
 
 
 class Recorder:
@@ -126,6 +137,53 @@ def bench_separation(days: int, level: str) -> dict[str, Any]:
             "duplicate": shares(dup), "random_deals": shares(rand)}
 
 
+async def _entrant(daily: Daily, day: Day, user_id: int, errors: list[str]) -> None:
+    """One member's whole day through tables/daily.py, as the cog drives it:
+    each board rebuilt from the database, each choice saved."""
+    chooser = make_bot(("easy", "normal")[user_id % 2], user_id)
+    try:
+        for _ in range(day.boards * 60):
+            current = await daily.current(day, user_id, f"member {user_id}", COMPUTERS)
+            if current is None:
+                return
+            index, session = current
+            if not await daily.act(day, user_id, index, session, chooser.decide(session.view())):
+                errors.append(f"{user_id}: the day refused a save")
+                return
+        errors.append(f"{user_id}: the day did not end")
+    except Exception as err:  # counted, not raised: the figure is how many
+        errors.append(f"{user_id}: {type(err).__name__}: {err}")
+
+
+async def _busy_day(entrants: int, level: str, folder: Path) -> dict[str, Any]:
+    db = await connect(folder / "daily.sqlite3")
+    daily = Daily(db, FakeClock(), None, level=level)
+    errors: list[str] = []
+    try:
+        day = await daily.today(GUILD)
+        start = time.perf_counter()
+        for first in range(0, entrants, AT_ONCE):
+            await asyncio.gather(*(_entrant(daily, day, u, errors)
+                                   for u in range(first + 1, min(first + AT_ONCE, entrants) + 1)))
+        played_s = time.perf_counter() - start
+        start = time.perf_counter()
+        standing = await daily.standing(day)
+        player = await get_player(db, GUILD, 1)
+        shown = results_panel(day, standing, daily.versus(day, standing, 1), player, 1, "en")
+        ranking_ms = (time.perf_counter() - start) * 1000
+        assert shown.embed is not None
+        return {"entrants": entrants, "finished": len(standing.rows), "errors": len(errors),
+                "first_errors": errors[:3], "played_s": round(played_s, 1),
+                "ranking_ms": round(ranking_ms, 1)}
+    finally:
+        await db.close()
+
+
+def bench_busy_day(entrants: int, level: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        return asyncio.run(_busy_day(entrants, level, Path(folder)))
+
+
 def _timed(name: str, run: Callable[[], dict[str, Any]], quiet: bool) -> dict[str, Any]:
     if not quiet:
         print(f"{name}...", file=sys.stderr)
@@ -153,6 +211,9 @@ def main() -> int:
     if "separation" in parts:
         figures["separation"] = _timed("separation",
                                        lambda: bench_separation(args.days, args.level), args.json)
+    if "busy_day" in parts:
+        figures["busy_day"] = _timed("busy day",
+                                     lambda: bench_busy_day(args.entrants, args.level), args.json)
     if args.json:
         print(json.dumps(figures))
     else:

@@ -147,6 +147,10 @@ async def test_a_restart_loses_nothing(world: World) -> None:
     assert [b["custom_id"] for b in again.buttons()] == before
     await _play_day(world, "anna", again)
     assert "1 finished" in again.text
+    # /toep history lists the day too
+    history = await world.slash("anna", "toep history")
+    days = (await history.wait_followups(1))[0]
+    assert "Your days of Toep van de dag" in days.text and "today, 2 boards finished" in days.text
     # in Dutch, and bram sees nothing of anna's finished day
     dutch = await _daily(world, "bram", locale="nl")
     assert "Je hebt 0 van de 2 spellen gespeeld" in dutch.text and "anna" not in dutch.text
