@@ -28,9 +28,10 @@ from cogs.render_daily import (
     days_panel,
     results_panel,
     settings_text,
+    tournament_announcement,
 )
 from cogs.render_refusal import refusal
-from cogs.render_text import Rendered, plain
+from cogs.render_text import Rendered, plain, timestamp
 from cogs.toep_group import ADMIN, add_to_toep, cog_of, remove_from_toep
 from data import daily as store
 from data.daily import Day
@@ -41,7 +42,14 @@ from engine.cards import CardError, parse_card
 from engine.errors import IllegalEvent
 from engine.events import Event
 from tables.clock import Timer
-from tables.daily import Closing, Daily, zone_name
+from tables.daily import (
+    TOURNAMENT,
+    TOURNAMENT_BOARDS,
+    TOURNAMENT_HOURS,
+    Closing,
+    Daily,
+    zone_name,
+)
 from tables.log_safe import log_failure
 from tables.snapshot import decision_stamp
 
@@ -69,6 +77,24 @@ async def daily_admin_command(interaction: discord.Interaction, time_zone: str |
     await cog_of(interaction, DailyCog).settings(interaction, time_zone, channel, no_channel)
 
 
+@app_commands.command(name="tournament",
+                      description=t("en", command_key("toep tournament", "desc")))
+async def tournament_command(interaction: discord.Interaction) -> None:
+    await cog_of(interaction, DailyCog).tournament(interaction)
+
+
+@app_commands.command(name="tournament",
+                      description=t("en", command_key(f"{ADMIN} tournament", "desc")))
+@app_commands.describe(
+    boards=t("en", option_key(f"{ADMIN} tournament", "boards", "desc")),
+    hours=t("en", option_key(f"{ADMIN} tournament", "hours", "desc")))
+async def tournament_admin_command(
+        interaction: discord.Interaction,
+        boards: app_commands.Range[int, 1, TOURNAMENT_BOARDS] = 8,
+        hours: app_commands.Range[int, 1, TOURNAMENT_HOURS] = 24) -> None:
+    await cog_of(interaction, DailyCog).open_tournament(interaction, boards, hours)
+
+
 class DailyCog(commands.Cog):
     def __init__(self, bot: ToepBot) -> None:
         self.bot = bot
@@ -93,16 +119,28 @@ class DailyCog(commands.Cog):
             await say(interaction, t(lang, "daily.guild_only"))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await send_rendered(interaction, await self._panel(interaction, lang))
+        day = await self.service.today(interaction.guild_id)
+        await send_rendered(interaction, await self._panel(interaction, lang, day))
 
-    async def _panel(self, interaction: discord.Interaction, lang: Lang,
+    async def tournament(self, interaction: discord.Interaction) -> None:
+        lang = lang_for_locale(interaction.locale)
+        found = None if interaction.guild_id is None else await self.service.tournament(
+            interaction.guild_id)
+        if found is None:
+            await say(interaction, t(lang, "tournament.none"))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await send_rendered(interaction, await self._panel(interaction, lang, found))
+
+    async def _panel(self, interaction: discord.Interaction, lang: Lang, day: Day,
                      note: str | None = None) -> Rendered:
+        """The panel of a day or tournament: how far the member is, or their results."""
         guild_id = interaction.guild_id or 0
-        day = await self.service.today(guild_id)
         played = await store.boards_of(self.bot.db, guild_id, day.day, interaction.user.id)
         finished = sum(p.score is not None for p in played)
         if finished < day.boards:
-            previous = await store.last_closed(self.bot.db, guild_id)
+            previous = None if day.tournament else await store.last_closed(self.bot.db,
+                                                                             guild_id)
             return day_panel(day, finished, lang, previous, note)
         standing = await self.service.standing(day)
         player = await store.get_player(self.bot.db, guild_id, interaction.user.id)
@@ -130,13 +168,20 @@ class DailyCog(commands.Cog):
             else:
                 await say(interaction, t(lang, "click.forged"))
 
-    async def _today(self, interaction: discord.Interaction, day_name: str, lang: Lang
+    async def _today(self, interaction: discord.Interaction, key: str, lang: Lang
                      ) -> Day | None:
-        """Today's day, if the click is of today's; else the day panel anew."""
-        day = await self.service.today(interaction.guild_id or 0)
-        if day.day == day_name:
-            return day
-        rendered = await self._panel(interaction, lang, t(lang, "daily.day_over"))
+        """The day or tournament clicked, if it is open; else today's panel
+        (or, for a tournament, a word that it has closed)."""
+        guild_id = interaction.guild_id or 0
+        found = await self.service.event(guild_id, key)
+        if found is not None:
+            return found
+        if key.startswith(TOURNAMENT):
+            await interaction.edit_original_response(content=t(lang, "tournament.over"),
+                                                     embed=None, view=None)
+            return None
+        today = await self.service.today(guild_id)
+        rendered = await self._panel(interaction, lang, today, t(lang, "daily.day_over"))
         await interaction.edit_original_response(embed=rendered.embed,
                                                  view=unlistened(rendered.view))
         return None
@@ -148,7 +193,7 @@ class DailyCog(commands.Cog):
             return
         current = await self._current(interaction, day, lang)
         if current is None:
-            rendered = await self._panel(interaction, lang)
+            rendered = await self._panel(interaction, lang, day)
             await interaction.edit_original_response(embed=rendered.embed,
                                                      view=unlistened(rendered.view))
             return
@@ -255,6 +300,26 @@ class DailyCog(commands.Cog):
         current = await store.get_settings(self.bot.db, guild_id)
         await say(interaction, settings_text(current.time_zone, current.channel_id, lang))
 
+    async def open_tournament(self, interaction: discord.Interaction, boards: int,
+                              hours: int) -> None:
+        """Open a tournament; its announcement is the command's public answer,
+        in the channel where its ranking will be posted."""
+        lang = lang_for_locale(interaction.locale)
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        if guild_id is None or channel_id is None or not interaction.permissions.manage_guild:
+            await say(interaction, t(lang, "settings.not_allowed"))
+            return
+        opened = await self.service.open_tournament(guild_id, boards, hours, channel_id)
+        if opened is None:
+            running = await self.service.tournament(guild_id)
+            closes = "" if running is None else timestamp(running.closes_at)
+            await say(interaction, t(lang, "tournament.busy", closes=closes))
+            return
+        table_lang = await self.bot.presenter.table_lang(guild_id)
+        await interaction.response.send_message(
+            embed=tournament_announcement(opened, table_lang),
+            allowed_mentions=discord.AllowedMentions.none())
+
     # --- the close -------------------------------------------------------------------------
 
     def _arm(self) -> None:
@@ -272,10 +337,12 @@ class DailyCog(commands.Cog):
 
     async def _post(self, closing: Closing) -> None:
         guild_id = closing.day.guild_id
-        settings = await store.get_settings(self.bot.db, guild_id)
-        if settings.channel_id is None:
+        channel_id = closing.day.channel_id
+        if not closing.day.tournament:
+            channel_id = (await store.get_settings(self.bot.db, guild_id)).channel_id
+        if channel_id is None:
             return
-        channel = self.bot.get_channel(settings.channel_id)
+        channel = self.bot.get_channel(channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             log.warning("guild %s: the daily channel is gone", guild_id)
             return
@@ -295,10 +362,10 @@ def _computers(lang: Lang) -> list[str]:
 
 async def setup(bot: ToepBot) -> None:
     await bot.add_cog(DailyCog(bot))
-    add_to_toep(bot, [daily_command])
-    add_to_toep(bot, [daily_admin_command], ADMIN)
+    add_to_toep(bot, [daily_command, tournament_command])
+    add_to_toep(bot, [daily_admin_command, tournament_admin_command], ADMIN)
 
 
 async def teardown(bot: ToepBot) -> None:
-    remove_from_toep(bot, [daily_command])
-    remove_from_toep(bot, [daily_admin_command], ADMIN)
+    remove_from_toep(bot, [daily_command, tournament_command])
+    remove_from_toep(bot, [daily_admin_command, tournament_admin_command], ADMIN)

@@ -57,8 +57,19 @@ def _percent(value: float) -> str:
 
 
 def _header(day: Day, lang: str) -> str:
-    return t(lang, "daily.header", day=day.day, boards=day.boards,
-             closes=timestamp(day.closes_at), hash=day.commitment)
+    return t(lang, "tournament.header" if day.tournament else "daily.header", day=day.day,
+             boards=day.boards, closes=timestamp(day.closes_at), hash=day.commitment)
+
+
+def _title(day: Day, lang: str) -> str:
+    return t(lang, "tournament.title" if day.tournament else "daily.title")
+
+
+def tournament_announcement(day: Day, lang: str) -> discord.Embed:
+    """A tournament opened: for everyone in the channel."""
+    return discord.Embed(title=t(lang, "tournament.title"), colour=COLOUR,
+                         description=t(lang, "tournament.announce", boards=day.boards,
+                                       closes=timestamp(day.closes_at), hash=day.commitment))
 
 
 def day_panel(day: Day, finished: int, lang: str, previous: Day | None,
@@ -70,7 +81,7 @@ def day_panel(day: Day, finished: int, lang: str, previous: Day | None,
         lines += ["", _previous_line(previous, lang)]
     if note:
         lines.insert(0, note + "\n")
-    embed = discord.Embed(title=t(lang, "daily.title"), colour=COLOUR,
+    embed = discord.Embed(title=_title(day, lang), colour=COLOUR,
                           description=clip("\n".join(lines), MAX_DESCRIPTION))
     view = discord.ui.View(timeout=None)
     key = "daily.btn.start" if finished == 0 else "daily.btn.next"
@@ -100,7 +111,8 @@ def board_panel(day: Day, index: int, session: BoardSession, lang: str,
         stamp=decision_stamp(game))
     table = table_message(snap, lang, discord.utils.utcnow()).embed
     assert table is not None
-    table.title = t(lang, "daily.board_title", number=index + 1, boards=day.boards)
+    table.title = t(lang, "daily.board_title", name=_title(day, lang), number=index + 1,
+                    boards=day.boards)
     table.set_footer(text=t(lang, "daily.footer", hash=day.commitment[:16]))
     embeds = [table]
     view = discord.ui.View(timeout=None)
@@ -137,9 +149,10 @@ def results_panel(day: Day, standing: Standing, versus: Sequence[tuple[float, fl
     lines += ["", t(lang, "daily.ranking_so_far" if not day.closed else "daily.ranking",
                     count=len(standing.rows))]
     lines += ranking_lines(standing, lang, user_id)
-    lines += ["", t(lang, "daily.figures", rating=f"{player.rating:.0f}", streak=player.streak,
-                    best=player.best_streak, days=player.days)]
-    embed = discord.Embed(title=t(lang, "daily.title"), colour=COLOUR,
+    if not day.tournament:  # a tournament moves no rating and no streak
+        lines += ["", t(lang, "daily.figures", rating=f"{player.rating:.0f}",
+                        streak=player.streak, best=player.best_streak, days=player.days)]
+    embed = discord.Embed(title=_title(day, lang), colour=COLOUR,
                           description=clip("\n".join(lines), MAX_DESCRIPTION))
     view = discord.ui.View(timeout=None)
     view.add_item(_button(day.guild_id, t(lang, "daily.btn.refresh"), "open", day.day,
@@ -189,7 +202,9 @@ def closing_message(closing: Closing, lang: str) -> Rendered:
     lines += ["", t(lang, "daily.seed", seed=day.seed, hash=day.commitment),
               f"`python -m engine.boards --seed {day.seed} --count {day.boards} "
               f"--commitment {day.commitment}`"]
-    embed = discord.Embed(title=t(lang, "daily.closed_title", day=day.day), colour=COLOUR,
+    title = t(lang, "tournament.closed_title") if day.tournament else t(
+        lang, "daily.closed_title", day=day.day)
+    embed = discord.Embed(title=title, colour=COLOUR,
                           description=clip("\n".join(lines), MAX_DESCRIPTION))
     return Rendered(None, embed, None)
 

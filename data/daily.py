@@ -27,14 +27,22 @@ class DailySettings:
 
 @dataclass(frozen=True)
 class Day:
+    """A server's day, or a tournament (`kind`): the same boards, its own seed."""
+
     guild_id: int
-    day: str  # YYYY-MM-DD in the server's time zone
+    day: str  # YYYY-MM-DD in the server's time zone; "tournament-..." for a tournament
     seed: str  # secret until `closed`
     commitment: str
     boards: int
     closes_at: datetime
     par: list[list[int]] | None
     closed: bool
+    kind: str = "day"
+    channel_id: int | None = None  # a tournament's results channel
+
+    @property
+    def tournament(self) -> bool:
+        return self.kind == "tournament"
 
 
 @dataclass(frozen=True)
@@ -87,14 +95,16 @@ async def set_channel(db: Database, guild_id: int, channel_id: int | None) -> No
             (guild_id, channel_id))
 
 
-_DAY_COLUMNS = "guild_id, day, seed, commitment, boards, closes_at, par, closed"
+_DAY_COLUMNS = ("guild_id, day, seed, commitment, boards, closes_at, par, closed, kind,"
+                " channel_id")
 
 
 def _day(row: Row) -> Day:
     par = row["par"]
     return Day(row["guild_id"], row["day"], row["seed"], row["commitment"], row["boards"],
                datetime.fromisoformat(row["closes_at"].replace("Z", "+00:00")),
-               None if par is None else json.loads(par), bool(row["closed"]))
+               None if par is None else json.loads(par), bool(row["closed"]), row["kind"],
+               row["channel_id"])
 
 
 async def open_day(db: Database, guild_id: int, day: str, seed: str, commitment: str,
@@ -103,7 +113,8 @@ async def open_day(db: Database, guild_id: int, day: str, seed: str, commitment:
     (two members racing to open it get the same day)."""
     async with db.transaction() as conn:
         await conn.execute(
-            f"INSERT INTO daily_days ({_DAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, 0)"
+            f"INSERT INTO daily_days ({_DAY_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, NULL, 0, 'day', NULL)"
             " ON CONFLICT (guild_id, day) DO NOTHING",
             (guild_id, day, seed, commitment, boards, stamp(closes_at)))
         rows = await conn.execute_fetchall(
@@ -120,13 +131,35 @@ async def get_day(db: Database, guild_id: int, day: str) -> Day | None:
     return _day(rows[0]) if rows else None
 
 
-async def current_day(db: Database, guild_id: int, now: datetime) -> Day | None:
-    """The server's day open at `now` (not closed, not past its end), if any."""
+async def current_day(db: Database, guild_id: int, now: datetime, kind: str = "day"
+                      ) -> Day | None:
+    """The server's day (or tournament) open at `now`: not closed, not past its end."""
     async with db.read() as conn:
         rows = await conn.execute_fetchall(
-            f"SELECT {_DAY_COLUMNS} FROM daily_days WHERE guild_id = ? AND closed = 0"
-            " AND closes_at > ? ORDER BY closes_at LIMIT 1", (guild_id, stamp(now)))
+            f"SELECT {_DAY_COLUMNS} FROM daily_days WHERE guild_id = ? AND kind = ?"
+            " AND closed = 0 AND closes_at > ? ORDER BY closes_at LIMIT 1",
+            (guild_id, kind, stamp(now)))
     return _day(rows[0]) if rows else None
+
+
+async def open_tournament(db: Database, guild_id: int, key: str, seed: str, commitment: str,
+                          boards: int, now: datetime, closes_at: datetime,
+                          channel_id: int) -> Day | None:
+    """A tournament, unless one is open in the server already (None)."""
+    async with db.transaction() as conn:
+        busy = await conn.execute_fetchall(
+            "SELECT 1 FROM daily_days WHERE guild_id = ? AND kind = 'tournament'"
+            " AND closed = 0 AND closes_at > ?", (guild_id, stamp(now)))
+        if busy:
+            return None
+        await conn.execute(
+            f"INSERT INTO daily_days ({_DAY_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, NULL, 0, 'tournament', ?)",
+            (guild_id, key, seed, commitment, boards, stamp(closes_at), channel_id))
+        rows = await conn.execute_fetchall(
+            f"SELECT {_DAY_COLUMNS} FROM daily_days WHERE guild_id = ? AND day = ?",
+            (guild_id, key))
+    return _day(rows[0])
 
 
 async def last_closed(db: Database, guild_id: int) -> Day | None:
@@ -134,7 +167,7 @@ async def last_closed(db: Database, guild_id: int) -> Day | None:
     async with db.read() as conn:
         rows = await conn.execute_fetchall(
             f"SELECT {_DAY_COLUMNS} FROM daily_days WHERE guild_id = ? AND closed = 1"
-            " ORDER BY day DESC LIMIT 1", (guild_id,))
+            " AND kind = 'day' ORDER BY day DESC LIMIT 1", (guild_id,))
     return _day(rows[0]) if rows else None
 
 

@@ -44,6 +44,9 @@ BOARDS = 8
 LEVEL = "hard"
 FEW = 5  # a day with fewer finishers than this shows the par
 ELO_K = 32.0
+TOURNAMENT = "tournament-"  # the start of a tournament's key
+TOURNAMENT_BOARDS = 16  # most boards a tournament may have
+TOURNAMENT_HOURS = 168  # its longest window: a week
 
 
 # Files of the system's zone database that are no place's time zone.
@@ -130,6 +133,28 @@ class Daily:
         return await store.open_day(self.db, guild_id, name, seed, commitment(seed),
                                     self.boards, closes)
 
+    async def open_tournament(self, guild_id: int, boards: int, hours: int,
+                              channel_id: int) -> Day | None:
+        """A tournament on `boards` new boards for `hours`; None if one is open."""
+        now = self.clock.now()
+        seed = secrets.token_hex(16)
+        key = f"{TOURNAMENT}{now.astimezone(UTC):%Y%m%d-%H%M%S}"  # no ":" (custom_ids)
+        return await store.open_tournament(self.db, guild_id, key, seed, commitment(seed),
+                                           boards, now, now + timedelta(hours=hours),
+                                           channel_id)
+
+    async def tournament(self, guild_id: int) -> Day | None:
+        """The server's tournament open now, if any."""
+        return await store.current_day(self.db, guild_id, self.clock.now(), "tournament")
+
+    async def event(self, guild_id: int, key: str) -> Day | None:
+        """The day or tournament `key` if it is open now; None if it is over."""
+        if key.startswith(TOURNAMENT):
+            found = await self.tournament(guild_id)
+        else:
+            found = await self.today(guild_id)
+        return found if found is not None and found.day == key else None
+
     def board(self, day: Day, index: int) -> Board:
         return board(day.seed, index)
 
@@ -182,7 +207,8 @@ class Daily:
         saved; False if the day closed meanwhile (nothing saved). Raises
         IllegalEvent or NothingToPass (nothing changed)."""
         await self._thread(session.act, event)
-        last = session.over and index == day.boards - 1
+        # A tournament counts toward no streak (nor the duplicate rating).
+        last = session.over and index == day.boards - 1 and not day.tournament
         saved = PlayedBoard(index, session.game.players[session.me], session.events(),
                             session.score)
         return await store.save_board(self.db, day, user_id, saved, self.clock.now(),
@@ -221,7 +247,8 @@ class Daily:
         for day in await store.due_days(self.db, self.clock.now()):
             standing = await self.standing(day)
             ratings = await store.ratings_of(self.db, day.guild_id, list(standing.scores))
-            if await store.close_day(self.db, day, new_ratings(standing.rows, ratings)):
+            moved = {} if day.tournament else new_ratings(standing.rows, ratings)
+            if await store.close_day(self.db, day, moved):
                 closed.append(await self._closing(day, standing))
         return closed
 

@@ -8,13 +8,18 @@ CREATE TABLE daily_settings (
     channel_id INTEGER
 );
 
--- One day of a server: its secret seed (shown only once the day is closed),
--- the seed's SHA-256 (shown from the start), how many boards, when it closes
--- (UTC, ISO 8601), the par of each board (JSON: a list of score lists, or
--- NULL until worked out) and whether it was closed.
+-- One day of a server, or one tournament an admin opened on the same kind
+-- of boards: its key (the day's date, or "tournament-" and when it opened),
+-- its kind, its secret seed (shown only once closed), the seed's SHA-256
+-- (shown from the start), how many boards, when it closes (UTC, ISO 8601),
+-- the par of each board (JSON: a list of score lists, or NULL until worked
+-- out), whether it was closed, and for a tournament the channel its results
+-- go to.
 CREATE TABLE daily_days (
     guild_id   INTEGER NOT NULL,
     day        TEXT NOT NULL,
+    kind       TEXT NOT NULL DEFAULT 'day' CHECK (kind IN ('day', 'tournament')),
+    channel_id INTEGER,
     seed       TEXT NOT NULL,
     commitment TEXT NOT NULL,
     boards     INTEGER NOT NULL CHECK (boards >= 1),

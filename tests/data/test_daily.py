@@ -20,6 +20,7 @@ from data.daily import (
     get_settings,
     last_closed,
     open_day,
+    open_tournament,
     played_days,
     ratings_of,
     save_board,
@@ -99,3 +100,23 @@ async def test_a_closed_day_takes_no_more_boards_and_closes_once(db: Database) -
     assert await boards_of(db, GUILD, "2026-12-04", 2) == []
     closed = await last_closed(db, GUILD)
     assert closed is not None and closed.closed and closed.seed == "s"
+
+
+async def test_one_tournament_at_a_time_beside_the_day(db: Database) -> None:
+    day = await open_day(db, GUILD, "2026-12-04", "s", "h", 2, CLOSES)
+    first = await open_tournament(db, GUILD, "tournament-1", "ts", "th", 3, NOON,
+                                  NOON + timedelta(hours=2), 55)
+    assert first is not None and first.tournament and first.channel_id == 55
+    assert not day.tournament and first.boards == 3
+    assert await open_tournament(db, GUILD, "tournament-2", "x", "y", 1, NOON,
+                                 NOON + timedelta(hours=1), 55) is None
+    assert await current_day(db, GUILD, NOON) == day
+    assert await current_day(db, GUILD, NOON, "tournament") == first
+    # once its window has passed, another may open
+    later = NOON + timedelta(hours=3)
+    assert await current_day(db, GUILD, later, "tournament") is None
+    second = await open_tournament(db, GUILD, "tournament-2", "x", "y", 1, later,
+                                   later + timedelta(hours=1), 56)
+    assert second is not None and second.day == "tournament-2"
+    assert await close_day(db, first, {})
+    assert await last_closed(db, GUILD) is None  # the days' seeds only

@@ -210,3 +210,53 @@ async def test_the_day_closes_in_the_servers_time_zone_and_publishes_its_seed(
     assert f"today's seed: `{commitment}`" not in tomorrow.text
     assert "today's seed: `" in tomorrow.text and "finished 0 of 2" in tomorrow.text
     assert seed in tomorrow.text  # the last closed day's seed, for anyone to check
+
+
+async def _tournament(world: World, who: str) -> Message:
+    res = await world.slash(who, "toep tournament")
+    assert res.ephemeral
+    return (await res.wait_followups(1))[0]
+
+
+async def test_a_tournament_on_the_same_boards_for_every_entrant(world: World) -> None:
+    assert world.bot is not None and world.guild is not None
+    none = await world.slash("anna", "toep tournament")
+    assert none.message is not None and "No tournament is open" in none.message.text
+    world.fake.grant_command(world.guild, "toep-admin", world.people["bram"])
+    refused = await world.slash("bram", "toep-admin tournament", {"boards": 2})
+    assert refused.message is not None and "Only members who may manage" in refused.message.text
+
+    opened = await world.slash("anna", "toep-admin tournament", {"boards": 2, "hours": 1})
+    announcement = original(opened)
+    assert not opened.ephemeral and "A tournament is open: 2 boards" in announcement.text
+    assert announcement.notified == set() or not announcement.notified
+    commitment = next(part for part in announcement.text.split("`") if len(part) == 64)
+    again = await world.slash("anna", "toep-admin tournament", {"boards": 3})
+    assert again.message is not None and "open already" in again.message.text
+
+    anna = await _tournament(world, "anna")
+    bram = await _tournament(world, "bram")
+    assert commitment in anna.text and "finished 0 of 2" in anna.text
+    await _open(world, "anna", anna)
+    await _open(world, "bram", bram)
+    assert _hand(anna) == _hand(bram) and "Tournament · board 1 of 2" in anna.text
+    await _play_day(world, "anna", anna)
+    assert "1. anna: 50%" in anna.text and "streak" not in anna.text  # no streak, no rating
+    assert "anna" not in (await _tournament(world, "bram")).text
+    await _play_day(world, "bram", bram)
+    assert "2 finished" in bram.text
+
+    await world.fake_clock.advance(3600 + 120)
+    await world.fake.wait_for(lambda: len(world.fake.channel_messages(world.channel)) >= 2)
+    closing = world.fake.channel_messages(world.channel)[-1]
+    assert "The tournament is closed" in closing.text
+    assert "anna: 50%" in closing.text and "bram: 50%" in closing.text
+    seed = closing.text.split("--seed ")[1].split()[0]
+    assert hashlib.sha256(seed.encode()).hexdigest() == commitment
+    assert f"--count 2 --commitment {commitment}" in closing.text
+    player = await store.get_player(world.bot.db, world.guild.id, world.people["anna"].id)
+    assert player.days == 0 and player.rating == 1500.0
+    # its buttons now say it has closed; a day of the server is another thing
+    await _open(world, "anna", anna)
+    assert "That tournament has closed" in anna.text
+    assert "finished 0 of 2" in (await _daily(world, "anna")).text
