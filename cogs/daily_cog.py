@@ -328,7 +328,7 @@ class DailyCog(commands.Cog):
 
     async def _tick(self) -> None:
         try:
-            for closing in await self.service.close_due():
+            for closing in await self.service.close_due(self.bot.settings.shards.owns):
                 await self._post(closing)
         except Exception:
             log_failure(log, logging.ERROR, "closing the due daily days failed")

@@ -241,10 +241,15 @@ class Daily:
             out.append((mp, par))
         return out
 
-    async def close_due(self) -> list[Closing]:
-        """Close every day whose end has come: ratings move, the seed is out."""
+    async def close_due(self, owns: Callable[[int], bool] = lambda guild_id: True
+                        ) -> list[Closing]:
+        """Close every day whose end has come, of the servers this process
+        drives (`owns`: its shards; a cluster's other processes close theirs,
+        and post in channels they can see): ratings move, the seed is out."""
         closed = []
         for day in await store.due_days(self.db, self.clock.now()):
+            if not owns(day.guild_id):
+                continue
             standing = await self.standing(day)
             ratings = await store.ratings_of(self.db, day.guild_id, list(standing.scores))
             moved = {} if day.tournament else new_ratings(standing.rows, ratings)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from data.daily import set_time_zone
+from data.daily import due_days, set_time_zone
 from data.db import Database
 from engine.duplicate import ranking
 from tables.clock import FakeClock
@@ -63,3 +63,14 @@ async def test_a_new_time_zone_applies_from_the_next_day(db: Database) -> None:
     third = await daily.today(GUILD)
     assert third.day == "2026-01-07"
     assert third.closes_at == datetime(2026, 1, 8, 5, tzinfo=UTC)
+
+
+async def test_a_process_closes_only_the_days_of_its_own_servers(db: Database) -> None:
+    clock = FakeClock(datetime(2026, 1, 5, 12, tzinfo=UTC))
+    daily = Daily(db, clock, None, boards=1)
+    mine, theirs = await daily.today(GUILD), await daily.today(GUILD + 1)
+    await clock.advance(13 * 3600)
+    closed = await daily.close_due(lambda guild_id: guild_id == GUILD)
+    assert [c.day.guild_id for c in closed] == [GUILD]
+    assert [d.guild_id for d in await due_days(db, clock.now())] == [theirs.guild_id]
+    assert mine.day == theirs.day
