@@ -1,6 +1,7 @@
-"""`/toep daily` (Toep van de dag) and `/toep-admin daily`: the day's boards
-played privately against three hard computer players, the server's day and
-closing channel, and the closing message (tables/daily.py holds the day;
+"""`/toep daily` (Toep van de dag) and `/toep-admin daily-settings`: the
+day's boards played privately against three hard computer players, the
+server's day and closing channel, and the closing message; `/toep tournament`
+and `/toep-admin new-tournament` on the same boards (tables/daily.py holds the day;
 cogs/render_daily.py draws it). Its buttons carry `toepdaily:<guild>:...`.
 """
 
@@ -66,11 +67,12 @@ async def daily_command(interaction: discord.Interaction) -> None:
     await cog_of(interaction, DailyCog).daily(interaction)
 
 
-@app_commands.command(name="daily", description=t("en", command_key(f"{ADMIN} daily", "desc")))
+@app_commands.command(name="daily-settings",
+                      description=t("en", command_key(f"{ADMIN} daily-settings", "desc")))
 @app_commands.describe(
-    time_zone=t("en", option_key(f"{ADMIN} daily", "time_zone", "desc")),
-    channel=t("en", option_key(f"{ADMIN} daily", "channel", "desc")),
-    no_channel=t("en", option_key(f"{ADMIN} daily", "no_channel", "desc")))
+    time_zone=t("en", option_key(f"{ADMIN} daily-settings", "time_zone", "desc")),
+    channel=t("en", option_key(f"{ADMIN} daily-settings", "channel", "desc")),
+    no_channel=t("en", option_key(f"{ADMIN} daily-settings", "no_channel", "desc")))
 async def daily_admin_command(interaction: discord.Interaction, time_zone: str | None = None,
                               channel: discord.TextChannel | None = None,
                               no_channel: bool = False) -> None:
@@ -83,11 +85,11 @@ async def tournament_command(interaction: discord.Interaction) -> None:
     await cog_of(interaction, DailyCog).tournament(interaction)
 
 
-@app_commands.command(name="tournament",
-                      description=t("en", command_key(f"{ADMIN} tournament", "desc")))
+@app_commands.command(name="new-tournament",
+                      description=t("en", command_key(f"{ADMIN} new-tournament", "desc")))
 @app_commands.describe(
-    boards=t("en", option_key(f"{ADMIN} tournament", "boards", "desc")),
-    hours=t("en", option_key(f"{ADMIN} tournament", "hours", "desc")))
+    boards=t("en", option_key(f"{ADMIN} new-tournament", "boards", "desc")),
+    hours=t("en", option_key(f"{ADMIN} new-tournament", "hours", "desc")))
 async def tournament_admin_command(
         interaction: discord.Interaction,
         boards: app_commands.Range[int, 1, TOURNAMENT_BOARDS] = 8,
@@ -279,7 +281,7 @@ class DailyCog(commands.Cog):
             lang = lang_for_locale(interaction.locale)
             await send_rendered(interaction, days_panel(days, today.day, guild_id, lang))
 
-    # --- /toep-admin daily ---------------------------------------------------------------
+    # --- /toep-admin daily-settings -----------------------------------------------------------
 
     async def settings(self, interaction: discord.Interaction, time_zone: str | None,
                        channel: discord.TextChannel | None, no_channel: bool) -> None:

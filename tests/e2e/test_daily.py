@@ -160,14 +160,14 @@ async def test_a_restart_loses_nothing(world: World) -> None:
 async def test_the_day_closes_in_the_servers_time_zone_and_publishes_its_seed(
         world: World) -> None:
     assert world.bot is not None
-    bad = await world.slash("anna", "toep-admin daily", {"time_zone": "Mars/Olympus"})
+    bad = await world.slash("anna", "toep-admin daily-settings", {"time_zone": "Mars/Olympus"})
     assert bad.message is not None and "not a time zone" in bad.message.text
-    res = await world.slash("anna", "toep-admin daily",
+    res = await world.slash("anna", "toep-admin daily-settings",
                             {"time_zone": "europe/amsterdam", "channel": world.channel})
     assert "Europe/Amsterdam" in (res.message.text if res.message else "")
     # a server that opened /toep-admin to a member without Manage Server
     world.fake.grant_command(world.guild, "toep-admin", world.people["bram"])
-    refused = await world.slash("bram", "toep-admin daily", {"no_channel": True})
+    refused = await world.slash("bram", "toep-admin daily-settings", {"no_channel": True})
     assert "Only members who may manage" in (refused.message.text if refused.message else "")
 
     anna = await _daily(world, "anna")
@@ -223,15 +223,15 @@ async def test_a_tournament_on_the_same_boards_for_every_entrant(world: World) -
     none = await world.slash("anna", "toep tournament")
     assert none.message is not None and "No tournament is open" in none.message.text
     world.fake.grant_command(world.guild, "toep-admin", world.people["bram"])
-    refused = await world.slash("bram", "toep-admin tournament", {"boards": 2})
+    refused = await world.slash("bram", "toep-admin new-tournament", {"boards": 2})
     assert refused.message is not None and "Only members who may manage" in refused.message.text
 
-    opened = await world.slash("anna", "toep-admin tournament", {"boards": 2, "hours": 1})
+    opened = await world.slash("anna", "toep-admin new-tournament", {"boards": 2, "hours": 1})
     announcement = original(opened)
     assert not opened.ephemeral and "A tournament is open: 2 boards" in announcement.text
     assert announcement.notified == set() or not announcement.notified
     commitment = next(part for part in announcement.text.split("`") if len(part) == 64)
-    again = await world.slash("anna", "toep-admin tournament", {"boards": 3})
+    again = await world.slash("anna", "toep-admin new-tournament", {"boards": 3})
     assert again.message is not None and "open already" in again.message.text
 
     anna = await _tournament(world, "anna")
