@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from engine import events as ev
 from engine.board_play import computers, net_score
 from engine.boards import Board
 from engine.bots import Bot
@@ -72,8 +73,11 @@ class BoardSession:
         return not (game.phase is Phase.WINDOW and self.passed)
 
     def act(self, event: Event | None) -> None:
-        """The person's choice (None: pass in the window), then the computers.
+        """The person's choice, then the computers. None is silence: a pass
+        in the vuile was window, believing when asked to check (R17).
         Raises IllegalEvent (nothing changed) or NothingToPass."""
+        if event is None and self.game.phase is Phase.CHECK and self.asked():
+            event = ev.act(ev.BELIEVE, self.me)
         if event is None:
             if self.game.phase is not Phase.WINDOW or not self.asked():
                 raise NothingToPass()

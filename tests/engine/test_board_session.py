@@ -74,3 +74,17 @@ def test_the_person_is_asked_in_the_window_and_a_wrong_move_changes_nothing() ->
     if session.asked() and session.game.phase is not Phase.WINDOW:
         with pytest.raises(NothingToPass):
             session.act(None)
+
+
+def test_silence_when_asked_to_check_is_believing() -> None:
+    for number in range(40):
+        b = board("check", number)
+        session = BoardSession(b, NAMES, "normal")
+        caller = (b.seat - 1) % 4  # the person is the first after the caller
+        session.game.apply(act("vuile_was", caller))
+        if session.game.phase is not Phase.CHECK or session.game.call_turn != b.seat:
+            continue
+        session.act(None)
+        assert act("believe", b.seat) in session.game.events
+        return
+    raise AssertionError("no board put the person first to check")
