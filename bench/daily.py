@@ -10,8 +10,9 @@
   game that differs in any event or any deal counts;
 - separation: simulated days of 8 boards, a player of each known strength
   (easy, normal, hard) at the person's seat. Under duplicate scoring all
-  three play the same boards and the day ranks them by matchpoints; under
-  random deals each plays boards of their own and ranks by their total
+  three play the same boards and the day ranks them by matchpoints
+  (`duplicate`), or by their total score on those boards (`duplicate_total`);
+  under random deals each plays boards of their own and ranks by their total
   score. For each pair (stronger, weaker), how often the stronger ranks
   above (a tie counts half), and the mean over the three pairs;
 - busy_day: E entrants in one guild's day on one process (50 at a time),
@@ -117,15 +118,17 @@ def _above(first: float, second: float) -> float:
 
 def bench_separation(days: int, level: str) -> dict[str, Any]:
     dup = dict.fromkeys(PAIRS, 0.0)
+    dup_total = dict.fromkeys(PAIRS, 0.0)
     rand = dict.fromkeys(PAIRS, 0.0)
     for day in range(days):
         same = [board(f"day-{day}", i) for i in range(BOARDS_A_DAY)]
-        averages = {r.who: r.average for r in ranking(
-            {s: _scores(same, s, day, level) for s in STRENGTHS})}
+        scores = {s: _scores(same, s, day, level) for s in STRENGTHS}
+        averages = {r.who: r.average for r in ranking(scores)}
         totals = {s: sum(_scores([board(f"day-{day}-{s}", i) for i in range(BOARDS_A_DAY)],
                                  s, day, level)) for s in STRENGTHS}
         for pair in PAIRS:
             dup[pair] += _above(averages[pair[0]], averages[pair[1]])
+            dup_total[pair] += _above(sum(scores[pair[0]]), sum(scores[pair[1]]))
             rand[pair] += _above(totals[pair[0]], totals[pair[1]])
 
     def shares(wins: dict[tuple[str, str], float]) -> dict[str, float]:
@@ -133,8 +136,8 @@ def bench_separation(days: int, level: str) -> dict[str, Any]:
         out["mean"] = round(sum(wins.values()) / days / len(wins), 3)
         return out
 
-    return {"days": days, "boards_a_day": BOARDS_A_DAY,
-            "duplicate": shares(dup), "random_deals": shares(rand)}
+    return {"days": days, "boards_a_day": BOARDS_A_DAY, "duplicate": shares(dup),
+            "duplicate_total": shares(dup_total), "random_deals": shares(rand)}
 
 
 async def _entrant(daily: Daily, day: Day, user_id: int, errors: list[str]) -> None:

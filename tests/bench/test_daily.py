@@ -12,7 +12,7 @@ def test_replays_of_the_same_choices_are_the_same_games() -> None:
 
 def test_separation_gives_shares_for_each_pair() -> None:
     figures = bench_separation(1, "easy")
-    for scoring in ("duplicate", "random_deals"):
+    for scoring in ("duplicate", "duplicate_total", "random_deals"):
         shares = figures[scoring]
         assert set(shares) == {"hard_over_normal", "hard_over_easy", "normal_over_easy",
                                "mean"}
