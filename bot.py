@@ -47,7 +47,7 @@ log = logging.getLogger("toep")
 # The table cog first: it owns the /toep group the others add their commands to.
 EXTENSIONS = ("cogs.table_cog", "cogs.leaderboard_cog", "cogs.stats_cog", "cogs.history_cog",
               "cogs.learn_cog", "cogs.settings_cog", "cogs.bans_cog", "cogs.manage_cog",
-              "cogs.ping_settings_cog", "cogs.review_cog",
+              "cogs.ping_settings_cog", "cogs.review_cog", "cogs.daily_cog",
               "cogs.help_cog", "cogs.connection_cog", "cogs.clicks", "cogs.ban_notices_cog")
 MAX_RATELIMIT_WAIT = 30.0  # seconds; discord.py allows no less
 # Seconds a graceful stop may take before the process gives up and exits:

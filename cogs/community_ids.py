@@ -10,6 +10,9 @@ menu.
   toeprules:pick                                   the rules menu (any server's)
   toepweb:<guild>:open                             open the web table (the Activity)
   toepreview:<game>                                review a finished game of yours
+  toepdaily:<guild>:open|records:<day>             Toep van de dag: a day's (or a tournament's)
+  toepdaily:<guild>:days                             panel, its records, your days
+  toepdaily:<guild>:act:<day>:<board>:<verb>:<arg|->:<stamp|->   a move at a board
 
 The renderers write them (cogs/render_community.py, cogs/render_learn.py);
 `read` is the one place a clicked one is taken apart (cogs/ids.py hands it
@@ -29,7 +32,8 @@ from engine.rules import SPECS
 from .ids import GAME_VERBS, ForgedId
 from .render_limits import LIMIT_OPTIONS
 
-KINDS = ("toepboard", "toepset", "toepban", "toeplearn", "toeprules", "toepweb", "toepreview")
+KINDS = ("toepboard", "toepset", "toepban", "toeplearn", "toeprules", "toepweb", "toepreview",
+         "toepdaily")
 MAX_OFFSET = 10**7  # leaderboard rows: far past any server's
 SETTINGS = frozenset({"lang", "pick", "reset", "ping"})
 # The house rules an admin sets for public tables (the public clock stays),
@@ -42,6 +46,9 @@ _CARDS = frozenset(card.text for card in DECK)
 _SNOWFLAKE = re.compile(r"[1-9][0-9]{0,19}")
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,18}")
 _STAMP = re.compile(r"[0-9A-Za-z]{1,16}")
+# A day (2026-12-04) or a tournament (tournament-20261204-183000): tables/daily.py.
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|tournament-[0-9]{8}-[0-9]{6}")
+MAX_BOARD = 64  # boards of a day or tournament: far past any (tables/daily.py)
 
 
 @dataclass(frozen=True)
@@ -92,7 +99,17 @@ class ReviewId:
     game_id: int
 
 
-CommunityId = BoardId | SettingsId | BanId | LearnId | RulesId | WebId | ReviewId
+@dataclass(frozen=True)
+class DailyId:
+    """A button of Toep van de dag's private panel: `what` and its words, read
+    strictly (the cog acts on `parts`: open/records <day>, days, act <day>
+    <board> <verb> <arg|-> <stamp|->)."""
+
+    guild_id: int
+    parts: tuple[str, ...]
+
+
+CommunityId = BoardId | SettingsId | BanId | LearnId | RulesId | WebId | ReviewId | DailyId
 
 
 def read(kind: str, rest: str) -> CommunityId:
@@ -111,6 +128,8 @@ def read(kind: str, rest: str) -> CommunityId:
     guild_id = snowflake(parts[0])
     if kind == "toepweb" and parts[1:] == ["open"]:
         return WebId(guild_id)
+    if kind == "toepdaily":
+        return DailyId(guild_id, _daily(parts[1:]))
     if kind == "toepboard" and len(parts) == 2:
         offset = number(parts[1])
         if offset > MAX_OFFSET:
@@ -139,6 +158,29 @@ def _learn(parts: list[str]) -> LearnId:
         raise ForgedId("bad stamp")
     return LearnId(number(game), verb, None if arg == "-" else arg,
                    None if stamp == "-" else stamp)
+
+
+def _daily(parts: list[str]) -> tuple[str, ...]:
+    if parts == ["days"]:
+        return tuple(parts)
+    if len(parts) == 2 and parts[0] in ("open", "records") and _DAY.fullmatch(parts[1]):
+        return tuple(parts)
+    if len(parts) == 6 and parts[0] == "act" and _DAY.fullmatch(parts[1]):
+        if number(parts[2]) >= MAX_BOARD:
+            raise ForgedId("no such board")
+        _move(*parts[3:])
+        return tuple(parts)
+    raise ForgedId("not a toepdaily id")
+
+
+def _move(verb: str, arg: str, stamp: str) -> None:
+    """A move's words as a game's buttons write them (the practice game's too)."""
+    if verb not in GAME_VERBS:
+        raise ForgedId("unknown verb")
+    if not (arg in _CARDS if verb == "play" else arg == "-"):
+        raise ForgedId("bad argument")
+    if not _STAMP.fullmatch(stamp):
+        raise ForgedId("bad stamp")
 
 
 def snowflake(text: str) -> int:

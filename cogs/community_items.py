@@ -1,7 +1,8 @@
 """The components of the community commands: leaderboard pages (`toepboard:`),
 the practice game (`toeplearn:`), the settings message (`toepset:`), the
-bans list (`toepban:`), the rules menu (`toeprules:`) and the web table's
-Open button (`toepweb:`). cogs/clicks.py
+bans list (`toepban:`), the rules menu (`toeprules:`), the web table's
+Open button (`toepweb:`), reviews (`toepreview:`) and Toep van de dag
+(`toepdaily:`). cogs/clicks.py
 routes their clicks here, whatever message they sit on and after a restart
 too; each goes to the cog of its kind. None of them starts with `toep:`,
 which the table buttons own.
@@ -21,6 +22,7 @@ from cogs.community_ids import (
     BanId,
     BoardId,
     CommunityId,
+    DailyId,
     LearnId,
     ReviewId,
     RulesId,
@@ -35,7 +37,7 @@ log = logging.getLogger(__name__)
 COGS: dict[type[CommunityId], str] = {BoardId: "LeaderboardCog", LearnId: "LearnCog",
                                       SettingsId: "SettingsCog", BanId: "BansCog",
                                       RulesId: "HelpCog", WebId: "ActivityCog",
-                                      ReviewId: "ReviewCog"}
+                                      ReviewId: "ReviewCog", DailyId: "DailyCog"}
 
 
 class ComponentCog(Protocol):

@@ -37,6 +37,7 @@ from .community_ids import (
     BanId,
     BoardId,
     CommunityId,
+    DailyId,
     LearnId,
     ReviewId,
     SettingsId,
@@ -174,7 +175,7 @@ def _belongs(parsed: Parsed, interaction: discord.Interaction[Any], message: dis
 def _guild_of(parsed: Parsed, guild_of: GuildOf) -> int | None:
     if isinstance(parsed, ButtonId):
         return guild_of(parsed.table_id)
-    if isinstance(parsed, BoardId | SettingsId | BanId | WebId):
+    if isinstance(parsed, BoardId | SettingsId | BanId | WebId | DailyId):
         return parsed.guild_id
     return None  # the practice game belongs to a person, not a server
 

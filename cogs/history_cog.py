@@ -49,6 +49,9 @@ class HistoryCog(commands.Cog):
             entries = await history.list_history(self.bot.db, guild_id, interaction.user.id,
                                                  limit=HISTORY_LIMIT)
             await send_rendered(interaction, history_message(entries, lang))
+            daily = self.bot.get_cog("DailyCog")
+            if daily is not None:  # Toep van de dag's days, if any (cogs/daily_cog.py)
+                await daily.history_hook(interaction)  # type: ignore[attr-defined]
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:

@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from engine import events as ev
 from engine.bots import Bot, make_bot
 from engine.bots.hints import Hint, hint
+from engine.bots.runner import computer_event
 from engine.cards import Card
 from engine.chance import RandomChance
 from engine.events import Event, Happening
 from engine.game import Game
 from engine.rules import TableRules
-from engine.silence import everyone_silent
 from engine.state import Phase
-from engine.views import SeatView, public_view, seat_view
+from engine.views import SeatView, seat_view
 from tables.snapshot import decision_stamp
 
 log = logging.getLogger(__name__)
@@ -132,22 +132,7 @@ class Lesson:
         raise RuntimeError("the practice game did not come back to the person")
 
     def _computer_event(self) -> Event:
-        game = self.game
-        waiting = game.waiting()
-        public = public_view(game)
-        computers = [s for s in waiting.seats if s != ME]
-        if not waiting.window:
-            event = self.bots[computers[0]].decide(seat_view(game, computers[0], public))
-            if event is None:
-                raise RuntimeError(f"computer at seat {computers[0]} kept silent on its turn")
-            return event
-        if computers:
-            start = len(game.events) % len(computers)
-            for seat in computers[start:] + computers[:start]:
-                event = self.bots[seat].decide(seat_view(game, seat, public))
-                if event is not None:
-                    return event
-        return everyone_silent(game)
+        return computer_event(self.game, self.bots, ME)
 
     def _apply(self, event: Event) -> None:
         happenings = self.game.apply(event)

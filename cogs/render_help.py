@@ -18,8 +18,8 @@ HELP_COLOUR = discord.Colour.dark_green()
 SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("play", TOEP, ("new", "invite", "uninvite", "house-rules", "table", "hand", "leave")),
     ("learn", TOEP, ("rules", "learn", "help")),
-    ("community", TOEP, ("leaderboard", "stats", "history", "review")),
-    ("admin", ADMIN, ("settings", "bans", "end")),
+    ("community", TOEP, ("daily", "tournament", "leaderboard", "stats", "history", "review")),
+    ("admin", ADMIN, ("settings", "daily-settings", "new-tournament", "bans", "end")),
 )
 
 

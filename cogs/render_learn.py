@@ -8,7 +8,7 @@ never sees them.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import discord
@@ -87,6 +87,13 @@ def learn_panel(lesson: Lesson, lang: str, first: bool = False,
 
 def _copy_buttons(source: discord.ui.View, target: discord.ui.View, number: int) -> None:
     """The hand panel's buttons with the lesson's custom_ids instead of a table's."""
+    copy_buttons(source, target, lambda verb, arg, stamp: learn_id(number, verb, arg, stamp))
+
+
+def copy_buttons(source: discord.ui.View, target: discord.ui.View,
+                 make_id: Callable[[str, str | None, str | None], str]) -> None:
+    """A hand panel's buttons with custom_ids of another kind than a table's
+    (`make_id(verb, arg, stamp)`): the practice game's, the daily's."""
     for item in source.children:
         if not isinstance(item, discord.ui.Button) or item.custom_id is None:
             continue
@@ -97,7 +104,7 @@ def _copy_buttons(source: discord.ui.View, target: discord.ui.View, number: int)
             continue
         target.add_item(discord.ui.Button(
             label=item.label, style=item.style, disabled=item.disabled, row=item.row,
-            custom_id=learn_id(number, button.verb, button.arg, button.stamp)))
+            custom_id=make_id(button.verb, button.arg, button.stamp)))
 
 
 def _rules_embed(topics: Sequence[str], lang: str, first: bool,

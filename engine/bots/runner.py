@@ -47,3 +47,24 @@ def play_out(game: Game, bots: Mapping[int, Bot], max_events: int = 200_000) -> 
             return game
         game.apply(next_event(game, bots))
     raise RuntimeError(f"the game did not end within {max_events} events")
+
+
+def computer_event(game: Game, bots: Mapping[int, Bot], person: int) -> Event:
+    """The next event of a game where the computers answer around one person
+    who is not waited for now (or has passed the open window): as
+    `next_event`, with the person left out (a practice game, a daily board)."""
+    waiting = game.waiting()
+    public = public_view(game)
+    seats = [s for s in waiting.seats if s != person]
+    if not waiting.window:
+        event = bots[seats[0]].decide(seat_view(game, seats[0], public))
+        if event is None:
+            raise RuntimeError(f"computer at seat {seats[0]} kept silent on its turn")
+        return event
+    if seats:
+        start = len(game.events) % len(seats)
+        for seat in seats[start:] + seats[:start]:
+            event = bots[seat].decide(seat_view(game, seat, public))
+            if event is not None:
+                return event
+    return everyone_silent(game)

@@ -14,6 +14,7 @@ from cogs.community_ids import (
     SETTING_OPTIONS,
     BanId,
     BoardId,
+    DailyId,
     LearnId,
     RulesId,
     SettingsId,
@@ -105,3 +106,18 @@ def test_the_rules_menu_reads_as_one_id_and_nothing_else() -> None:
     for rest in ("", "pick:1", "Pick", "pick "):
         with pytest.raises(ForgedId):
             read("toeprules", rest)
+
+
+def test_a_daily_id_reads_only_as_its_panel_writes_it() -> None:
+    guild = str(GUILD)
+    assert read("toepdaily", f"{guild}:days") == DailyId(GUILD, ("days",))
+    assert read("toepdaily", f"{guild}:open:2026-12-04") == DailyId(
+        GUILD, ("open", "2026-12-04"))
+    assert read("toepdaily", f"{guild}:records:tournament-20261204-183000").parts[0] == "records"
+    assert read("toepdaily", f"{guild}:act:2026-12-04:3:play:10H:a1") == DailyId(
+        GUILD, ("act", "2026-12-04", "3", "play", "10H", "a1"))
+    for rest in (f"{guild}:open", f"{guild}:open:today", f"{guild}:act:2026-12-04:²:play:10H:a1",
+                 f"{guild}:act:2026-12-04:3:play:1H:a1", f"{guild}:act:2026-12-04:3:toep:10H:a1",
+                 f"{guild}:act:2026-12-04:999:pass:-:a1", f"{guild}:days:1", "0:days"):
+        with pytest.raises(ForgedId):
+            read("toepdaily", rest)

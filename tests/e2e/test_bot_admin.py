@@ -104,7 +104,8 @@ async def test_an_english_guild_gets_an_english_table(tmp_path: Path) -> None:
 
 
 MANAGE_GUILD = 0x20  # Discord's Manage Server bit
-ADMIN_COMMANDS = {"end": "beëindigen", "settings": "instellingen", "bans": "schorsingen"}
+ADMIN_COMMANDS = {"end": "beëindigen", "settings": "instellingen", "bans": "schorsingen",
+                  "daily-settings": "dag-instellingen", "new-tournament": "nieuw-toernooi"}
 
 
 @pytest.mark.parametrize("lang", ["en", "nl"])

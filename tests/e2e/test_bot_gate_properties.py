@@ -23,7 +23,7 @@ from tests.e2e.fake_discord.models import Message
 from tests.e2e.toep_world import World, open_private_table, open_world, original, reply, start
 
 PREFIXES = ("toep", "toepboard", "toepset", "toepban", "toeplearn", "toeprules", "toepweb",
-            "toepreview", "TOEP", "toepx", "")
+            "toepreview", "toepdaily", "TOEP", "toepx", "")
 WORDS = ("{table}", "{guild}", "{other}", "{user}", "0", "1", "01", "²", "¹²", "١", "-", "",
          "join", "leave", "addbot", "removebot", "start", "cancel", "hand", "stay", "walkout",
          "again", "play", "pass", "toep", "call", "fold", "new", "quit", "lang", "pick", "reset",

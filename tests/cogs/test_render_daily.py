@@ -1,0 +1,60 @@
+"""Toep van de dag's messages, without Discord (cogs/render_daily.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from cogs.render_daily import choice_text, closing_message, days_panel
+from data.daily import Day
+from engine import events as ev
+from engine.cards import parse_card
+from engine.duplicate import ranking
+from engine.telling import Parting
+from tables.daily import Closing, Standing
+
+DAY = Day(7, "2026-01-05", "seed-x", "a" * 64, 2, datetime(2026, 1, 6, tzinfo=UTC), None,
+          True)
+
+
+def _closing(names: dict[int, str], parted: Parting | None) -> Closing:
+    scores = {1: [3, -1], 2: [-1, -1], 3: [5, 0]}
+    rows = ranking({u: [float(x) for x in s] for u, s in scores.items()})
+    return Closing(DAY, Standing(rows, names, scores), 0, 3, parted)
+
+
+def test_the_closing_message_names_the_telling_board_and_the_seed() -> None:
+    parted = Parting(4, ev.act(ev.TOEP, 1), ev.play(1, parse_card("7C")), 1, 2)
+    for lang, words in (("en", ("Where it was decided", "toeped", "played 7♣")),
+                        ("nl", ("Waar het besliste", "toepte", "7♣ speelde"))):
+        embed = closing_message(_closing({1: "anna", 2: "bram", 3: "cor"}, parted), lang).embed
+        assert embed is not None and embed.description is not None
+        text = embed.description
+        assert all(w in text for w in words), text
+        assert "1. cor" in text and "seed-x" in text
+        assert "--seed seed-x --count 2 --commitment " + "a" * 64 in text
+
+
+def test_names_that_look_like_mentions_stay_text() -> None:
+    embed = closing_message(_closing({1: "@everyone", 2: "<@123>", 3: "cor"}, None), "en").embed
+    assert embed is not None and embed.description is not None
+    # escaped, so Discord shows them as the characters they are
+    assert "\\@everyone" in embed.description and "<@123>" not in embed.description
+
+
+def test_every_choice_has_words_in_both_languages() -> None:
+    for do in sorted(ev.SEAT_EVENTS | {ev.CLOSE_WINDOW}):
+        event = ev.play(0, parse_card("AH")) if do == ev.PLAY else ev.act(do, 0)
+        for lang in ("en", "nl"):
+            assert not choice_text(event, lang).startswith("daily."), (do, lang)
+    assert choice_text(None, "nl") == "het spel daar beëindigde"
+
+
+def test_my_days_offers_records_only_for_closed_days() -> None:
+    shown = days_panel([("2026-01-06", False, [2, None]), ("2026-01-05", True, [3, -1])],
+                       "2026-01-06", 7, "en")
+    assert shown.embed is not None and shown.embed.description is not None
+    assert "today, 1 boards finished" in shown.embed.description
+    assert "+3 -1" in shown.embed.description
+    assert shown.view is not None
+    assert [b.custom_id for b in shown.view.children] == [  # type: ignore[attr-defined]
+        "toepdaily:7:records:2026-01-05"]
