@@ -90,7 +90,7 @@ class SeatUpdate:
     seat: int
     user_id: int
     view: SeatView
-    your_turn: bool  # a person whose turn starts now is pinged
+    your_turn: bool  # their turn starts now (whether they are pinged: cogs/ping_rule.py)
 
 
 def decision_stamp(game: Game) -> str:
