@@ -113,7 +113,8 @@ def test_a_daily_id_reads_only_as_its_panel_writes_it() -> None:
     assert read("toepdaily", f"{guild}:days") == DailyId(GUILD, ("days",))
     assert read("toepdaily", f"{guild}:open:2026-12-04") == DailyId(
         GUILD, ("open", "2026-12-04"))
-    assert read("toepdaily", f"{guild}:records:tournament-20261204-183000").parts[0] == "records"
+    assert read("toepdaily", f"{guild}:records:tournament-20261204-183000") == DailyId(
+        GUILD, ("records", "tournament-20261204-183000"))
     assert read("toepdaily", f"{guild}:act:2026-12-04:3:play:10H:a1") == DailyId(
         GUILD, ("act", "2026-12-04", "3", "play", "10H", "a1"))
     for rest in (f"{guild}:open", f"{guild}:open:today", f"{guild}:act:2026-12-04:²:play:10H:a1",
