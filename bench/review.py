@@ -58,7 +58,8 @@ def kind_of(j: Judgement) -> str:
     return {ev.CALL: "call or fold", ev.FOLD: "call or fold", ev.PLAY_IN: "dead man's choice",
             ev.SIT_OUT: "dead man's choice", ev.CLOSE_WINDOW: "vuile was or pass",
             ev.VUILE_WAS: "vuile was or pass", ev.CHECK: "check or believe",
-            ev.BELIEVE: "check or believe"}.get(do, do)
+            ev.BELIEVE: "check or believe", ev.SUPER_YES: "super toep answer",
+            ev.SUPER_NO: "super toep answer"}.get(do, do)
 
 
 def long_figures(games: int, seeds: int, samples: int) -> dict[str, Any]:

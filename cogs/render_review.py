@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 COSTLIEST = 3  # decisions shown in words
 VERDICTS = ("inaccuracy", "mistake", "blunder")
-VERBS = frozenset({"play", "toep", "call", "fold", "play_in", "sit_out"})
+VERBS = frozenset({"play", "toep", "call", "fold", "play_in", "sit_out", "super_yes", "super_no"})
 
 
 def costly(decisions: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

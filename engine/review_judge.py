@@ -20,6 +20,7 @@ from engine.bots.thumb import ThumbPolicy
 from engine.events import Event
 from engine.review_check import check_table
 from engine.review_moments import Decision
+from engine.review_super import super_table
 from engine.review_value import Table, option_of, play_out, table
 from engine.review_verdict import CLEAR, Bluffs, band, verdict
 from engine.review_window import Rows, window_rows
@@ -128,6 +129,8 @@ def _table(view: SeatView, options: list[Event], chosen: int, samples: int,
         return batched(window_rows(view, rng), chosen, samples), False
     if phase is Phase.CHECK:
         return check_table(view), True
+    if phase is Phase.SUPER_QUESTION:
+        return super_table(view, options, rng), False
     # Dealt out one by one only where the rest has no chance in it.
     every = dealt_out(view) if small_ending(sim_from_view(view, {})) else None
     if every is not None:

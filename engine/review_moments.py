@@ -12,8 +12,8 @@ dead man's round, a vuile was call, and a check or a belief. Silence in the
 vuile was moment is no event (R17): a seat that could call and did not
 passed, and its pass is judged at the event that closed the window, with
 the hand it then played the round with (`close_window`, its choice). A super
-toep answer is not reviewed (its worth lies in the whole game's chances,
-not in marks: docs/review.md).
+toep answer is reviewed too, by the whole game's chances on the mark scale
+of a game's end (engine/review_super.py).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from engine.views import SeatView, seat_view
 log = logging.getLogger(__name__)
 
 REVIEWED_PHASES = frozenset({Phase.PLAY, Phase.TOEP_ANSWER, Phase.DEAD_MAN_CHOICE,
-                             Phase.WINDOW, Phase.CHECK})
+                             Phase.WINDOW, Phase.CHECK, Phase.SUPER_QUESTION})
 
 
 @dataclass(frozen=True)

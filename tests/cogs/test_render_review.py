@@ -105,3 +105,16 @@ def test_the_picture_and_its_alt_text(lang: str) -> None:
     assert t(lang, "review.alt_costly", rounds="2, 4, 5") in picture.text
     many = {**BODY, "rounds": [1] * 400}
     assert len(review_picture(7, many, lang, system_fonts=False).text) <= MAX_ALT
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_super_toep_answer_in_a_sentence(lang: str) -> None:
+    yes, no = {"seat": 1, "do": "super_yes"}, {"seat": 1, "do": "super_no"}
+    text = review_message(7, {**BODY, "decisions": [_decision(22, 6, "blunder", 5.1, yes, no)]},
+                          lang)
+    said = [line for line in text.split("\n") if line.startswith("- ")]
+    assert said == ["- " + t(lang, "review.line", round=6, chosen=t(lang, "review.did.super_yes"),
+                             best=t(lang, "review.alt.super_no"),
+                             lost="5.1" if lang == "en" else "5,1",
+                             verdict=t(lang, "review.verdict.blunder"))]
+    assert "super toep" in said[0] and len(said[0]) <= 200

@@ -34,7 +34,7 @@ def test_every_decision_has_each_legal_choice_weighed() -> None:
         assert len(j.marks) > 1 and j.chosen in j.marks and j.best in j.marks
         assert j.lost == pytest.approx(j.marks[j.chosen] - min(j.marks.values()))
         assert j.verdict in VERDICTS
-        assert j.chosen.do not in (ev.SUPER_YES, ev.SUPER_NO, ev.FORFEIT)
+        assert j.chosen.do != ev.FORFEIT
     # Silence in the vuile was moment is a pass, judged where the moment closed.
     passes = [j for j in judged if j.chosen.do == ev.CLOSE_WINDOW]
     assert passes and all(set(j.marks) == {ev.act(ev.VUILE_WAS, 0), j.chosen} for j in passes)
@@ -145,11 +145,17 @@ def _super_toep() -> dict[str, Any]:
 
 def test_the_cards_of_a_super_toep_are_judged_for_the_game() -> None:
     judged = review_record(_super_toep(), None, 0, SAMPLES)
-    cards = [j for j in judged if j.round == 2]
+    answers = [j for j in judged if j.chosen.do in (ev.SUPER_YES, ev.SUPER_NO)]
+    cards = [j for j in judged if j.round == 2 and j not in answers]
     assert {j.round for j in judged} == {1, 2} and cards
     assert all(j.chosen.do == ev.PLAY for j in cards)
+    # Both were asked first: each answer is judged, by the game's chances.
+    assert {j.seat for j in answers} == {0, 2}
+    assert all(set(j.marks) == {ev.act(ev.SUPER_YES, j.seat), ev.act(ev.SUPER_NO, j.seat)}
+               for j in answers)
     # Its last trick decides the game: a card's marks lie between winning and losing it.
-    assert all(-OUT_PENALTY <= m <= OUT_PENALTY for j in cards for m in j.marks.values())
+    assert all(-OUT_PENALTY <= m <= OUT_PENALTY for j in cards + answers
+               for m in j.marks.values())
 
 
 @pytest.mark.parametrize("seat", [0, 2])
