@@ -24,7 +24,10 @@ log = logging.getLogger(__name__)
 
 COSTLIEST = 3  # decisions shown in words
 VERDICTS = ("inaccuracy", "mistake", "blunder")
-VERBS = frozenset({"play", "toep", "call", "fold", "play_in", "sit_out", "super_yes", "super_no"})
+# Every kind engine/review_moments.py judges ("close_window": a vuile was not
+# called, judged where the window closed).
+VERBS = frozenset({"play", "toep", "call", "fold", "play_in", "sit_out", "super_yes", "super_no",
+                   "vuile_was", "close_window", "check", "believe"})
 
 
 def costly(decisions: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

@@ -11,9 +11,10 @@ import pytest
 from PIL import Image
 
 from cogs.i18n import t
-from cogs.render_review import accuracy, costly, progress_line, review_message
+from cogs.render_review import VERBS, accuracy, costly, progress_line, review_message
 from cogs.review_picture import HEIGHT, MAX_ALT, lines_of, review_picture
 from cogs.slate_picture import WIDTH
+from engine.events import ALL_EVENTS, FORFEIT
 
 LANGS = ("en", "nl")
 
@@ -118,3 +119,25 @@ def test_a_super_toep_answer_in_a_sentence(lang: str) -> None:
                              lost="5.1" if lang == "en" else "5,1",
                              verdict=t(lang, "review.verdict.blunder"))]
     assert "super toep" in said[0] and len(said[0]) <= 200
+
+
+def test_every_kind_of_decision_the_engine_can_judge_can_be_told() -> None:
+    """A costly decision of any kind (a forfeit is no decision) reads as a
+    sentence in both languages: a kind the review judges but cannot tell
+    would fail the whole answer."""
+    assert ALL_EVENTS - {FORFEIT} <= VERBS
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("chosen", "best"), [("vuile_was", "close_window"),
+                                              ("close_window", "vuile_was"),
+                                              ("check", "believe"), ("believe", "check")])
+def test_a_vuile_was_decision_in_a_sentence(lang: str, chosen: str, best: str) -> None:
+    decision = _decision(14, 3, "mistake", 0.7, {"seat": 1, "do": chosen},
+                         {"seat": 1, "do": best})
+    text = review_message(7, {**BODY, "decisions": [decision]}, lang)
+    said = [line for line in text.split("\n") if line.startswith("- ")]
+    assert said == ["- " + t(lang, "review.line", round=3, chosen=t(lang, f"review.did.{chosen}"),
+                             best=t(lang, f"review.alt.{best}"),
+                             lost="0.7" if lang == "en" else "0,7",
+                             verdict=t(lang, "review.verdict.mistake"))]
