@@ -75,11 +75,13 @@ async def _ask(world: World, who: str, game: int, locale: str = "en-US") -> Any:
 
 
 def _webhook_gaps(world: World) -> list[float]:
+    """The gaps between the progress edits of each reply. Its last edit, the
+    review itself, goes out the moment the review is done, paced or not."""
     times: dict[int, list[float]] = {}
     for edit in world.fake.edit_log:
         if edit.route.startswith("PATCH /webhooks/"):
             times.setdefault(edit.message_id, []).append(edit.at)
-    return [b - a for at in times.values() for a, b in itertools.pairwise(at)]
+    return [b - a for at in times.values() for a, b in itertools.pairwise(at[:-1])]
 
 
 @LANGS
