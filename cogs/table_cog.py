@@ -27,6 +27,7 @@ from engine.rules import TableRules
 from tables.errors import Refusal
 from tables.snapshot import Status
 from tables.table import Table
+from tables.verbs import perform
 
 if TYPE_CHECKING:
     from bot import ToepBot
@@ -223,25 +224,13 @@ class TableCog(commands.Cog):
 
     async def _dispatch(self, table: Table, verb: str, arg: str | None, card: Any,
                         stamp: str | None, user: discord.abc.User) -> None:
-        if verb == "join":
-            await table.join(user.id, user.display_name)
-        elif verb == "leave":
-            await table.leave(user.id)
-        elif verb == "addbot":
-            await table.add_bot(user.id, arg or "normal")
-        elif verb == "removebot":  # the buttons of lobby messages before the menu
-            await table.remove_bot(user.id, int(arg or -1))
-        elif verb == "remove":
+        if verb == "remove":  # the host's menu: its value names the seat (cogs/lobby_remove.py)
             picked = parse_seat_value([arg] if arg is not None else [])
             if picked is None:
                 raise Refusal("unknown_action", verb=verb)
             await table.remove(user.id, *picked)
-        elif verb == "start":
-            await table.start(user.id)
-        elif verb == "cancel":
-            await table.cancel(user.id)
         else:
-            await table.act(user.id, verb, card, stamp)
+            await perform(table, user.id, user.display_name, verb, arg, card, stamp)
 
     async def _gone(self, table_id: int, lang: Lang) -> str:
         try:

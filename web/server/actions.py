@@ -15,6 +15,7 @@ from engine.cards import CardError, parse_card
 from tables.errors import Refusal, TableFailure
 from tables.log_safe import log_failure
 from tables.table import GAME_VERBS, Table
+from tables.verbs import perform
 from web.server.access import Access
 from web.server.viewers import Viewer
 
@@ -68,11 +69,4 @@ async def _act(bot: ToepBot, access: Access, table: Table, viewer: Viewer,
     # runs out meanwhile waits for it.
     with table.click_waiting():
         async with bot.load.slots.hold(urgent=True):
-            if verb == "join":
-                await table.join(viewer.user_id, verdict.name)
-            elif verb == "leave":
-                await table.leave(viewer.user_id)
-            elif verb == "start":
-                await table.start(viewer.user_id)
-            else:
-                await table.act(viewer.user_id, verb, card, stamp)
+            await perform(table, viewer.user_id, verdict.name, verb, card=card, stamp=stamp)
