@@ -12,6 +12,7 @@ import pytest
 
 from tests.e2e.toep_world import World, open_world
 from tests.web.page import Page, base_url
+from web.server.throttle import PER_ADDRESS
 
 
 @pytest.fixture
@@ -60,6 +61,20 @@ async def test_a_code_is_exchanged_once_and_names_the_user(
     async with http.post(f"{base}/api/dev-login", json={"user": str(anna.id)}) as res:
         assert res.status == 404  # the development login is off
     assert world.fake.oauth_exchanges == 1
+
+
+async def test_a_flood_of_made_up_codes_is_held_back_before_discord_hears_it(
+        world: World, http: aiohttp.ClientSession) -> None:
+    base = base_url(world)
+    for i in range(PER_ADDRESS):
+        async with http.post(f"{base}/api/token", json={"code": f"made-up-{i}"}) as res:
+            assert res.status == 403
+    code = world.fake.authorize(world.people["anna"])
+    async with http.post(f"{base}/api/token", json={"code": code}) as res:
+        assert res.status == 429 and int(res.headers["Retry-After"]) >= 1
+        assert (await res.json())["error"] == "too many logins: try again shortly"
+    assert world.fake.oauth_attempts == PER_ADDRESS  # Discord heard none of the rest
+    assert world.fake.oauth_exchanges == 0
 
 
 async def test_a_forged_or_tampered_session_is_refused(

@@ -19,6 +19,7 @@ from web.server.access import Access
 from web.server.oauth import LoginFailed, exchange
 from web.server.sessions import Signer, session_key
 from web.server.sockets import Sockets
+from web.server.throttle import Throttle
 from web.server.viewers import Hub
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ class WebTable:
         self.signer = Signer(session_key(bot.settings.discord_token, settings.client_secret))
         self.access = Access(bot, self.signer)
         self.sockets = Sockets(bot, self.hub, self.access, self.signer)
+        self.logins = Throttle()
         self._http: aiohttp.ClientSession | None = None
         self._runner: web.AppRunner | None = None
         self.port = settings.port  # the bound one once started (0: any free port)
@@ -120,11 +122,17 @@ class WebTable:
             return _problem(404, "the Discord login is not configured here")
         if not isinstance(code, str) or not 0 < len(code) <= 200:
             return _problem(400, "a code is needed")
+        wait = self.logins.wait_for(request.remote or "")
+        if wait is not None:
+            return _problem(429, "too many logins: try again shortly",
+                            {"Retry-After": str(round(wait))})
         try:
             person = await exchange(self._http, settings.client_id, settings.client_secret, code)
         except LoginFailed as err:
             log.info("a web table login failed: %s", err)
             return _problem(403, "Discord did not accept the login")
+        finally:
+            self.logins.done()
         return web.json_response({
             "session": self.signer.issue(person.user_id, person.name, person.locale),
             "access_token": person.access_token, "user": str(person.user_id)})
@@ -151,5 +159,5 @@ async def _body(request: web.Request) -> dict[str, Any]:
     return body if isinstance(body, dict) else {}
 
 
-def _problem(status: int, text: str) -> web.Response:
-    return web.json_response({"error": text}, status=status)
+def _problem(status: int, text: str, headers: dict[str, str] | None = None) -> web.Response:
+    return web.json_response({"error": text}, status=status, headers=headers)

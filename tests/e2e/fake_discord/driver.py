@@ -218,6 +218,11 @@ class FakeDiscord(FaultControls, Forgery):
     def oauth_exchanges(self) -> int:
         return self._core.oauth.exchanges
 
+    @property
+    def oauth_attempts(self) -> int:
+        """Every request at the token endpoint, good codes or not."""
+        return self._core.oauth.attempts
+
     def add_member(self, guild: Guild, user: User, *, roles: tuple[Role, ...] = ()) -> Member:
         member = Member(user, roles=[r.id for r in roles])
         guild.members[user.id] = member

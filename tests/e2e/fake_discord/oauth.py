@@ -38,6 +38,7 @@ class OAuth:
     codes: dict[str, Grant] = field(default_factory=dict)
     tokens: dict[str, Grant] = field(default_factory=dict)
     exchanges: int = 0  # successful code exchanges, for tests
+    attempts: int = 0  # every request at the token endpoint, good or not
 
     def authorize(self, user: User, scopes: tuple[str, ...] = ("identify",)) -> str:
         """The code Discord hands the page when `user` authorizes the app."""
@@ -56,6 +57,7 @@ class OAuth:
 
     async def token(self, request: web.Request) -> web.Response:
         """POST /oauth2/token, form-encoded, grant_type=authorization_code."""
+        self.attempts += 1
         if request.content_type != "application/x-www-form-urlencoded":
             return _error(400, "invalid_request", "Content-Type must be form-encoded")
         form = dict(parse_qsl((await request.read()).decode(), keep_blank_values=True))
