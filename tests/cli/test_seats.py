@@ -1,4 +1,4 @@
-"""The duel's measuring seat `hard-uniform` (cli/seats.py)."""
+"""The duel's measuring seats: the hard player with less or more evidence (cli/seats.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from cli.duel import main
 from cli.seats import DUEL_SEATS, MEASURING, make_seat
 from engine.bots.hard import HardBot
-from engine.bots.sampling import HARD, UNIFORM
+from engine.bots.sampling import ALL, HARD, SIGNALS, UNIFORM
 
 
 def test_hard_uniform_is_the_hard_player_on_plain_deals() -> None:
@@ -18,6 +18,15 @@ def test_hard_uniform_is_the_hard_player_on_plain_deals() -> None:
     assert bot.level == "hard-uniform"
     plain = make_seat("hard", 5)
     assert isinstance(plain, HardBot) and plain.evidence == HARD != UNIFORM
+
+
+def test_each_measuring_seat_adds_its_one_part_to_toeps_calls_and_cards() -> None:
+    evidence = {name: make_seat(name).evidence for name in MEASURING}  # type: ignore[attr-defined]
+    assert evidence["hard-signals"] == SIGNALS and evidence["hard-all"] == ALL
+    for name, part in (("hard-folds", "folds"), ("hard-passes", "passes"),
+                       ("hard-window", "window")):
+        on = {k for k, v in vars(evidence[name]).items() if v}
+        assert on == {"signals", part}
 
 
 def test_measuring_seats_sit_at_duels_only() -> None:
