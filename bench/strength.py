@@ -14,7 +14,8 @@ on duplicate deals (rounds) and whole games, all from `--seed`:
   for every scripted habit (`cli.scripted`), the marks per round the habit
   saves (first rounds of fresh games, and whole games), with paired intervals;
 - what weighing its guesses buys `hard`: `--compare hard-uniform:hard`
-  against one yardstick and against three (see `cli.seats`).
+  against one yardstick and against three, and what each part of that
+  evidence adds to toeps, calls and cards (see `cli.seats`).
 
 It prints the figures and how long it took; `--json` prints one JSON object
 instead; `--write FILE` also writes the finished document (see
@@ -77,16 +78,29 @@ def exploits(level: str, habits: Sequence[str], sizes: Sizes) -> dict[str, objec
             "comparisons": [comparison_json(r) for r in results]}
 
 
+PARTS = ("hard-folds", "hard-passes", "hard-window", "hard-all")
+
+
+def paired(a: str, bs: Sequence[str], others: Sequence[str], sizes: Sizes,
+           games: int) -> dict[str, object]:
+    """`python -m cli.duel --compare A:B,... --seats OTHERS`, as JSON."""
+    entries = (a, *others)
+    setup = DuelSetup(entries, table_rules("{}", {}, len(entries)), sizes.seed)
+    deals = -(-sizes.rounds // len(entries))
+    results = compare_all(setup, tuple(bs), deals, games, sizes.workers)
+    return {"seats": list(entries), "comparisons": [comparison_json(r) for r in results]}
+
+
 def weighing(sizes: Sizes) -> list[dict[str, object]]:
-    """`--compare hard-uniform:hard` against yardsticks, heads-up and three of
-    them: what weighing the guesses by the others' actions buys `hard`."""
-    out: list[dict[str, object]] = []
-    for others in (("yardstick",), ("yardstick", "yardstick", "yardstick")):
-        entries = ("hard-uniform", *others)
-        setup = DuelSetup(entries, table_rules("{}", {}, len(entries)), sizes.seed)
-        deals = -(-sizes.rounds // len(entries))
-        (result,) = compare_all(setup, ("hard",), deals, sizes.games, sizes.workers)
-        out.append({"seats": list(entries), "comparison": comparison_json(result)})
+    """What weighing the guesses by the others' actions buys `hard`:
+    `--compare hard-uniform:hard` against one yardstick and against three;
+    then each part of the evidence on top of toeps, calls and cards,
+    `--compare hard-signals:hard-folds,...` against three yardsticks and
+    three normal players, on first rounds (see `cli.seats`)."""
+    out = [paired("hard-uniform", ("hard",), others, sizes, sizes.games)
+           for others in (("yardstick",), ("yardstick",) * 3)]
+    out += [paired("hard-signals", PARTS, (other,) * 3, sizes, 0)
+            for other in ("yardstick", "normal")]
     return out
 
 

@@ -166,7 +166,7 @@ def evidence_words(e: Evidence) -> str:
 
 
 def weighing_lines(f: Figures) -> list[str]:
-    """What weighing the guesses buys `hard`, if it was measured."""
+    """What weighing the guesses buys `hard`, and each part of it, if measured."""
     runs: list[Mapping[str, Any]] = f.get("weighing", [])
     if not runs:
         return []
@@ -179,12 +179,28 @@ def weighing_lines(f: Figures) -> list[str]:
              "", "| against | first rounds | whole games | games won, points |",
              "|---|---|---|---|"]
     for run in runs:
-        gain = run["comparison"]["b_minus_a"]
-        others = run["seats"][1:]
-        label = f"{len(others)} x {others[0]}"
-        lines.append(f"| {label} | {saved(gain['marks_per_round'])} | "
+        if run["seats"][0] != "hard-uniform":
+            continue
+        gain = run["comparisons"][0]["b_minus_a"]
+        lines.append(f"| {_against(run)} | {saved(gain['marks_per_round'])} | "
                      f"{saved(gain['game_marks_per_round'])} | {points(gain['games_won'])} |")
+    parts = [run for run in runs if run["seats"][0] == "hard-signals"]
+    if parts:
+        lines += ["", "Each further part of the evidence, on top of toeps, calls and cards "
+                  "(`hard-signals`): marks per round it saves on first rounds (above 0: it "
+                  "pays; `hard` keeps a part only where it does):", "",
+                  "| part | " + " | ".join(_against(run) for run in parts) + " |",
+                  "|" + "---|" * (len(parts) + 1)]
+        for i, c in enumerate(parts[0]["comparisons"]):
+            cells = [saved(run["comparisons"][i]["b_minus_a"]["marks_per_round"])
+                     for run in parts]
+            lines.append(f"| `{c['b']['player']}` | " + " | ".join(cells) + " |")
     return [*lines, ""]
+
+
+def _against(run: Mapping[str, Any]) -> str:
+    others = run["seats"][1:]
+    return f"{len(others)} x {others[0]}"
 
 
 def verdicts(f: Figures) -> list[str]:

@@ -91,9 +91,16 @@ def test_the_document_has_every_table_filled_in(figures: dict[str, Any]) -> None
 def test_what_weighing_buys_hard_is_the_duel_s_comparison(figures: dict[str, Any]) -> None:
     want = duel_json("--compare", "hard-uniform:hard", "--seats", "yardstick")
     (got,) = [w for w in figures["weighing"] if w["seats"] == ["hard-uniform", "yardstick"]]
-    assert got["comparison"] == {k: v for k, v in want.items()
-                                 if k in ("a", "b", "b_minus_a")}
-    assert [w["seats"][1:] for w in figures["weighing"]] == [["yardstick"], ["yardstick"] * 3]
+    assert got["comparisons"] == [{k: v for k, v in want.items()
+                                   if k in ("a", "b", "b_minus_a")}]
+    assert [w["seats"] for w in figures["weighing"]] == [
+        ["hard-uniform", "yardstick"], ["hard-uniform", *["yardstick"] * 3],
+        ["hard-signals", *["yardstick"] * 3], ["hard-signals", *["normal"] * 3]]
+    parts = figures["weighing"][2]["comparisons"]
+    assert [c["b"]["player"] for c in parts] == list(strength.PARTS)
+    doc = document(figures)
+    for part in strength.PARTS:
+        assert f"| `{part}` | " in doc
 
 
 def test_a_cell_shows_the_duel_s_value_and_interval(figures: dict[str, Any]) -> None:
