@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.strength_doc import document, text_report
+from bench.strength_doc import FULL_GAMES, FULL_ROUNDS, document, text_report
 from cli.cli_args import table_rules
 from cli.duel import DuelArgs, run, to_json
 from cli.duel_compare import compare_all, comparison_json
@@ -46,8 +46,8 @@ from cli.scripted import HABITS
 
 LEVELS = ("easy", "normal", "hard")
 PLAYERS = (*LEVELS, "yardstick")
-DEFAULT_ROUNDS = 2400
-DEFAULT_GAMES = 400
+DEFAULT_ROUNDS = FULL_ROUNDS
+DEFAULT_GAMES = FULL_GAMES
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,11 @@ from typing import Any
 
 from engine.bots.sampling import HARD, Evidence
 
+# The sizes that give intervals of about +-0.05 marks per round and +-0.05 of
+# the games: bench/strength.py's defaults.
+FULL_ROUNDS = 2400
+FULL_GAMES = 400
+
 Figures = Mapping[str, Any]
 Triple = Sequence[float | None] | None  # [value, low, high] as the duel's JSON has it
 
@@ -285,10 +290,18 @@ def document(f: Figures) -> str:
             f"Measured on {f['date']} at commit `{f['commit']}`, seed {f['seed']}: "
             f"{f['rounds']} rounds (duplicate deals x seats) and {f['games']} whole games "
             f"per table, in {f['seconds']:.0f} s with {_workers(f)}.", "",
-            "```sh", command(f), "```", ""]
+            "```sh", command(f), "```", "", *_small_run(f)]
     body = tables(f)
     return "\n".join([*head, *body, "In short:", "", *verdicts(f), "",
                       *weighing_lines(f), MEANING, LIMITS])
+
+
+def _small_run(f: Figures) -> list[str]:
+    if f["rounds"] >= FULL_ROUNDS and f["games"] >= FULL_GAMES:
+        return []
+    return [f"This was a small run: its intervals are wide, and a difference inside "
+            f"them is not one. The full table takes `--rounds {FULL_ROUNDS} --games "
+            f"{FULL_GAMES}` (hours on one core; give it `--workers`).", ""]
 
 
 def text_report(f: Figures) -> str:

@@ -76,6 +76,8 @@ def test_the_document_has_every_table_filled_in(figures: dict[str, Any]) -> None
         assert heading in doc.splitlines()
     assert "--rounds 4 --games 1 --seed 3 --workers 1 --write docs/strength.md" in doc
     assert "The yardstick is our own" in doc
+    assert "This was a small run" in doc
+    assert "This was a small run" not in document({**figures, "rounds": 2400, "games": 400})
     assert "None" not in doc and "nan" not in doc
     rows = [line for line in doc.splitlines() if line.startswith("| **")]
     # Four tables of the players, three of the habits (against easy and normal).
