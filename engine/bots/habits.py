@@ -198,3 +198,14 @@ def calling_station(h: Habit) -> float:
     honest = ((1 - STATION_PRIOR) * HONEST_CALL ** h.toep_calls
               * (1 - HONEST_CALL) ** h.toep_folds)
     return station / (station + honest)
+
+
+def bluff_rate(h: Habit) -> float:
+    """The share of its non-genuine hands a seat with this record calls
+    vuile was on: the two kinds of caller mixed by how well each explains it."""
+    honest = (1 - BLUFFER_PRIOR) * _likelihood(h, HONEST_BLUFF)
+    bluffer = BLUFFER_PRIOR * _likelihood(h, BLUFFER_BLUFF)
+    total = honest + bluffer
+    if total <= 0:
+        return HONEST_BLUFF
+    return (honest * HONEST_BLUFF + bluffer * BLUFFER_BLUFF) / total

@@ -27,7 +27,7 @@ from engine.bots import normal, reading, search
 from engine.bots.base import decision_rng
 from engine.bots.habits import calling_station, habits, serial_toeper
 from engine.bots.knowledge import know, sim_from_view
-from engine.bots.sampling import deal_guess, sample_hands
+from engine.bots.sampling import HARD, Evidence, deal_guess, sample_hands
 from engine.bots.sim import RoundSim
 from engine.events import Event
 from engine.state import Phase
@@ -80,9 +80,11 @@ def toep_chance(gain: float, station: float = 0.0) -> float:
 class HardBot:
     level = "hard"
 
-    def __init__(self, seed: int = 0, samples: int = SAMPLES) -> None:
+    def __init__(self, seed: int = 0, samples: int = SAMPLES,
+                 evidence: Evidence = HARD) -> None:
         self.seed = seed
         self.samples = samples
+        self.evidence = evidence  # what the guesses are weighed by (see `sampling`)
 
     def decide(self, view: SeatView) -> Event | None:
         if not view.legal:
@@ -110,7 +112,7 @@ class HardBot:
             factor *= TWO_FACTOR
         count = max(1, round(self.samples * factor))
         return [(sim_from_view(view, hands), weight)
-                for hands, weight in sample_hands(view, known, count, rng)]
+                for hands, weight in sample_hands(view, known, count, rng, self.evidence)]
 
     def _play(self, view: SeatView, rng: Random) -> Event:
         cards = [e for e in view.legal if e.do == ev.PLAY]

@@ -8,13 +8,19 @@ strong about as often as toepers' hands are; and a guess is kept less often
 for every card a seat played that the rules of thumb would not have played
 from that guessed hand (rejection sampling): a normal player's leads and
 follows give its hand away.
+
+`Evidence` can weigh by more: the folds and the toep chances passed (see
+`tells`) and the vuile was window (see `laundry`); the hard player (`HARD`)
+keeps what the paired duels showed pays. The uniform mode (`UNIFORM`) weighs
+and rejects nothing, to measure what the rest buys (the duel's measuring
+seats, cli/seats.py).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 
 from engine import events as ev
@@ -22,6 +28,8 @@ from engine.bots import thumb
 from engine.bots.cardints import FULL, mask_of
 from engine.bots.habits import habits, loose_toeper, serial_toeper
 from engine.bots.knowledge import Knowledge, round_events
+from engine.bots.laundry import read_window, window_likelihood
+from engine.bots.tells import fold_sizes, read_tells, tells_likelihood
 from engine.views import SeatView
 
 log = logging.getLogger(__name__)
@@ -193,21 +201,99 @@ def likelihood(moments_: list[Moment], hands: Hands,
     return weight
 
 
-def sample_hands(view: SeatView, know: Knowledge, count: int,
-                 rng: Random) -> list[tuple[Hands, float]]:
+@dataclass(frozen=True)
+class Evidence:
+    """What the guesses are weighed by: all of it, but for measuring what each part buys."""
+
+    signals: bool = True  # toeps, calls, and cards played (by rejection)
+    folds: bool = True  # see `tells`
+    passes: bool = True  # toep chances passed, see `tells`
+    window: bool = True  # the vuile was window, see `laundry`
+
+
+ALL = Evidence()
+# Toeps, calls and cards only: what the review weighs its worlds by
+# (engine/review_worlds.py counts the same weights when it deals every world).
+SIGNALS = Evidence(signals=True, folds=False, passes=False, window=False)
+# Voids respected, nothing weighed, nothing rejected: the yardstick of the rest.
+UNIFORM = Evidence(signals=False, folds=False, passes=False, window=False)
+# What the hard player weighs by. The folds, passes and window were measured
+# on top of it (paired duels, 2000 first rounds each: docs/strength.md, "The
+# hard player's guesses") and did not pay: against three normal players, whose
+# play is the very model, each cost +0.006 to +0.011 marks per round and
+# all three +0.027 [+0.009, +0.045]; against yardsticks and heads-up none
+# told apart from 0. More weights on 32 guesses spread them thinner (a fold
+# weighs hands no longer in play) and the search leans on what it believes.
+HARD = SIGNALS
+
+
+def uniform_hands(know: Knowledge, count: int, rng: Random) -> list[tuple[Hands, float]]:
+    """`count` deals of the pool that respect the known voids, each of weight 1."""
+    out: list[tuple[Hands, float]] = []
+    for attempt in range(count * ATTEMPTS):
+        if len(out) == count:
+            break
+        hands = deal_guess(know, rng, respect_voids=attempt < count * (ATTEMPTS - 2))
+        if hands is not None:
+            out.append((hands, 1.0))
+    return out
+
+
+class Weigher:
+    """The importance weight of one guess under the chosen `Evidence`."""
+
+    def __init__(self, view: SeatView, know: Knowledge, evidence: Evidence) -> None:
+        self.know = know
+        self.moments = moments(view, know) if evidence.signals else []
+        # A serial toeper's toep says nothing of its cards: weigh it as loose as that.
+        self.loose = ([max(loose_toeper(h), serial_toeper(h)) for h in habits(view)]
+                      if self.moments else [])
+        self.tells = read_tells(view, know, evidence.folds, evidence.passes)
+        self.window = read_window(view, know.hidden) if evidence.window else None
+        self.played: dict[int, list[int]] = {}
+        for seat, card in know.played:
+            self.played.setdefault(seat, []).append(card)
+        folders = fold_sizes(view, know) if self.tells.folds else {}
+        # The folders' cards are dealt too, so their folds can be weighed.
+        self.deal_know = replace(know, hidden={**know.hidden, **folders}) if folders else know
+        self.folders = folders
+
+    def weight(self, hands: Hands) -> float:
+        w = likelihood(self.moments, hands, self.loose) if self.moments else 1.0
+        if self.tells:
+            w *= tells_likelihood(self.tells, hands)
+        if self.window:
+            w *= window_likelihood(self.window, hands, self.played, self._rest(hands))
+        return w
+
+    def _rest(self, hands: Hands) -> list[int]:
+        dealt = 0
+        for seat in self.deal_know.hidden:
+            dealt |= mask_of(hands.get(seat, ()))
+        return [c for c in self.know.pool if not (dealt >> c) & 1]
+
+    def strip(self, hands: Hands) -> Hands:
+        for seat in self.folders:
+            hands.pop(seat, None)
+        return hands
+
+
+def sample_hands(view: SeatView, know: Knowledge, count: int, rng: Random,
+                 evidence: Evidence = SIGNALS) -> list[tuple[Hands, float]]:
     """`count` guesses of all hands, each with its weight: how well it
-    explains the others' toeps and calls (importance sampling)."""
-    moments_ = moments(view, know)
-    plays_ = plays(view, know)
-    # A serial toeper's toep says nothing of its cards: weigh it as loose as that.
-    loose = ([max(loose_toeper(h), serial_toeper(h)) for h in habits(view)]
-             if moments_ else [])
+    explains what the others did (importance sampling), cards played by
+    rejection; with `UNIFORM` evidence, plain deals."""
+    if evidence == UNIFORM:
+        return uniform_hands(know, count, rng)
+    weigher = Weigher(view, know, evidence)
+    plays_ = plays(view, know) if evidence.signals else []
     out: list[tuple[Hands, float]] = []
     spare: list[tuple[float, Hands]] = []
     for attempt in range(count * ATTEMPTS):
         if len(out) == count:
             break
-        hands = deal_guess(know, rng, respect_voids=attempt < count * (ATTEMPTS - 2))
+        hands = deal_guess(weigher.deal_know, rng,
+                           respect_voids=attempt < count * (ATTEMPTS - 2))
         if hands is None:
             continue
         draw = rng.random() if plays_ else 0.0
@@ -215,9 +301,11 @@ def sample_hands(view: SeatView, know: Knowledge, count: int,
         if fit <= draw:
             spare.append((fit, hands))  # rejected, kept in case too few pass
             continue
-        out.append((hands, likelihood(moments_, hands, loose) if moments_ else 1.0))
+        weight = weigher.weight(hands)
+        out.append((weigher.strip(hands), weight))
     if len(out) < count // 2:
         spare.sort(key=lambda fh: -fh[0])
         for fit, hands in spare[:count // 2 - len(out)]:
-            out.append((hands, fit * (likelihood(moments_, hands, loose) if moments_ else 1.0)))
+            weight = fit * weigher.weight(hands)
+            out.append((weigher.strip(hands), weight))
     return out
