@@ -1,6 +1,8 @@
 """Who may sit at a duel table: the computer levels, the scripted exploiters
 (`cli.scripted`), the `yardstick` player (`cli.yardstick`) and measuring
-seats: the hard player guessing the hidden hands with less or more evidence
+seats. `hard-search`: the hard player betting by its search alone, as before
+its computed betting policy (`--compare hard-search:hard`, see docs/policy.md).
+The hard player guessing the hidden hands with less or more evidence
 (`engine.bots.sampling.Evidence`), so that a paired duel measures what each
 part buys, e.g. `--compare hard-uniform:hard` or `--compare
 hard-signals:hard-folds,hard-passes,hard-window,hard-all`:
@@ -32,7 +34,7 @@ MEASURING: dict[str, Evidence] = {
     "hard-window": replace(SIGNALS, window=True),
     "hard-all": ALL,
 }
-DUEL_SEATS = (*LEVELS, "yardstick", *HABITS, *MEASURING)
+DUEL_SEATS = (*LEVELS, "yardstick", "hard-search", *HABITS, *MEASURING)
 
 
 def make_seat(name: str, seed: int = 0) -> Bot:
@@ -41,6 +43,8 @@ def make_seat(name: str, seed: int = 0) -> Bot:
         return ScriptedBot(name, seed)
     if name == "yardstick":
         return YardstickBot(seed)
+    if name == "hard-search":
+        return HardBot(seed, policy=False)
     if name in MEASURING:
         bot = HardBot(seed, evidence=MEASURING[name])
         bot.level = name  # its figures are told apart from `hard`'s

@@ -7,7 +7,10 @@ weighed by the game (see `search.cost_of`): going out costs much, putting
 another player out is worth something. It gets no bonus for a round won.
 Calling after a toep of stake s costs s+1 on a loss and folding costs s, so
 calling pays when the chance of winning beats 1/(s+1); the play-outs weigh
-that, jack finishes and later toeps included. Its toeps are mixed: a strong
+that, jack finishes and later toeps included. With 3 or 4 players in the
+round and far from the limit, it toeps and answers by the betting policy
+computed offline (engine/bots/policy, docs/policy.md), a mixed action drawn
+by its strength bucket; elsewhere it bets by search as follows. Its toeps are mixed: a strong
 hand sometimes plays on quietly and a weak one sometimes toeps, so its toeps
 cannot be read. A serial toeper (one who toeps at its first turn of every
 round, whatever it holds, see `habits.serial_toeper`) is called even at a
@@ -27,6 +30,7 @@ from engine.bots import normal, reading, search
 from engine.bots.base import decision_rng
 from engine.bots.habits import calling_station, habits, serial_toeper
 from engine.bots.knowledge import know, sim_from_view
+from engine.bots.policy import moment, table
 from engine.bots.sampling import HARD, Evidence, deal_guess, sample_hands
 from engine.bots.sim import RoundSim
 from engine.events import Event
@@ -58,6 +62,14 @@ ANSWER_SAMPLES = 1.0
 SERIAL_PRICE = 0.8
 
 
+# A habit (serial toeper, calling station) this likely is answered by the
+# search and its rules, not by the policy, which assumes players who mix.
+HABIT_SURE = 0.5
+# Players in the round for which the computed policy bets. Heads-up it took
+# 0.13-0.14 marks a round more than the search's betting against the
+# yardstick (docs/policy.md), so there the search bets.
+POLICY_PLAYERS = (3, 4)
+
 SURE_GAIN = 0.25  # toep (almost) always when toeping saves more than this
 CLOSE_GAIN = -0.15  # and now and then when it costs less than this
 CLOSE_TOEP = 0.25
@@ -80,11 +92,16 @@ def toep_chance(gain: float, station: float = 0.0) -> float:
 class HardBot:
     level = "hard"
 
-    def __init__(self, seed: int = 0, samples: int = SAMPLES,
+    def __init__(self, seed: int = 0, samples: int = SAMPLES, policy: bool = True,
                  evidence: Evidence = HARD) -> None:
         self.seed = seed
         self.samples = samples
         self.evidence = evidence  # what the guesses are weighed by (see `sampling`)
+        # False: the search's betting alone, as before the computed policy
+        # (the duel's measuring seat `hard-search`).
+        self.policy = policy
+        if not policy:
+            self.level = "hard-search"
 
     def decide(self, view: SeatView) -> Event | None:
         if not view.legal:
@@ -117,6 +134,12 @@ class HardBot:
     def _play(self, view: SeatView, rng: Random) -> Event:
         cards = [e for e in view.legal if e.do == ev.PLAY]
         toep = reading.legal_of(view, ev.TOEP)
+        if toep is not None:
+            bold = self._policy_toep(view, rng)
+            if bold is not None:
+                if rng.random() < bold:
+                    return toep
+                toep = None  # the policy said play on: the search picks the card
         if len(cards) == 1 and toep is None:
             return cards[0]
         base = self._guesses(view, rng)
@@ -148,7 +171,33 @@ class HardBot:
         return gain > 0.0 or calls_serial(gain, view)
 
     def _answer(self, view: SeatView, rng: Random) -> Event:
-        return ev.act(ev.CALL if self.should_call(view, rng) else ev.FOLD, view.seat)
+        bold = self._policy_call(view, rng)
+        call = self.should_call(view, rng) if bold is None else rng.random() < bold
+        return ev.act(ev.CALL if call else ev.FOLD, view.seat)
+
+    # --- the computed betting policy (see engine/bots/policy) ---------------------------
+
+    def _policy_toep(self, view: SeatView, rng: Random) -> float | None:
+        """The policy's chance of toeping now, or None where the search decides:
+        outside the abstraction, or against a likely calling station (a bluff
+        cannot make it fold, so the search toeps for value only)."""
+        if not self.policy or station_in_round(view) >= HABIT_SURE:
+            return None
+        context = moment.toep_context(view)
+        if context is None or context.players not in POLICY_PLAYERS:
+            return None
+        return table.shipped().toep_chance(context, moment.own_bucket(view, rng))
+
+    def _policy_call(self, view: SeatView, rng: Random) -> float | None:
+        """The policy's chance of calling, or None where the search decides:
+        outside the abstraction, or against a likely serial toeper."""
+        if not self.policy or toeper_serial(view) >= HABIT_SURE:
+            return None
+        found = moment.answer_context(view)
+        if found is None or found[0].players not in POLICY_PLAYERS:
+            return None
+        context, before = found
+        return table.shipped().call_chance(context, before, moment.own_bucket(view, rng))
 
     # --- windows and choices ----------------------------------------------------------
 

@@ -58,10 +58,10 @@ def _voids(view: SeatView) -> dict[int, int]:
     if public.table:
         tricks.append(public.table)
     for cards in tricks:
-        led = cards[0][1].suit
+        led = cards[0][1]
         for seat, card in cards[1:]:
-            if card.suit is not led:
-                voids[seat] = voids.get(seat, 0) | (1 << (card.index >> 3))
+            if card.suit is not led.suit:  # it lacks the suit led, not the one it played
+                voids[seat] = voids.get(seat, 0) | (1 << (led.index >> 3))
     return voids
 
 
