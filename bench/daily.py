@@ -14,7 +14,11 @@
   (`duplicate`), or by their total score on those boards (`duplicate_total`);
   under random deals each plays boards of their own and ranks by their total
   score. For each pair (stronger, weaker), how often the stronger ranks
-  above (a tie counts half), and the mean over the three pairs;
+  above (a tie counts half), and the mean over the three pairs; each share
+  with the half-width of its 95% confidence interval (`..._plus_minus_95`,
+  from the spread of the days), duplicate's gain over random deals with
+  its own (paired by day), and how alike two strengths' scores on the same
+  board are (`same_board`: their correlation, the share of boards tied);
 - busy_day: E entrants in one guild's day on one process (50 at a time),
   through tables/daily.py and an SQLite file as the bot uses them (the day
   opened, each board rebuilt from the database for every choice and saved
@@ -30,7 +34,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -59,6 +65,8 @@ PARTS = ("replays", "separation", "busy_day")
 GUILD = 1
 AT_ONCE = 50  # entrants playing at the same moment
 COMPUTERS = ("computer 1", "computer 2", "computer 3")
+SCORINGS = ("duplicate", "duplicate_total", "random_deals")
+Pair = tuple[str, str]
 
 
 class Recorder:
@@ -117,27 +125,73 @@ def _above(first: float, second: float) -> float:
 
 
 def bench_separation(days: int, level: str) -> dict[str, Any]:
-    dup = dict.fromkeys(PAIRS, 0.0)
-    dup_total = dict.fromkeys(PAIRS, 0.0)
-    rand = dict.fromkeys(PAIRS, 0.0)
+    outcomes: dict[str, dict[Pair, list[float]]] = {
+        kind: {pair: [] for pair in PAIRS} for kind in SCORINGS}
+    boards_of: dict[str, list[float]] = {s: [] for s in STRENGTHS}
     for day in range(days):
         same = [board(f"day-{day}", i) for i in range(BOARDS_A_DAY)]
         scores = {s: _scores(same, s, day, level) for s in STRENGTHS}
         averages = {r.who: r.average for r in ranking(scores)}
         totals = {s: sum(_scores([board(f"day-{day}-{s}", i) for i in range(BOARDS_A_DAY)],
                                  s, day, level)) for s in STRENGTHS}
+        for s in STRENGTHS:
+            boards_of[s] += scores[s]
         for pair in PAIRS:
-            dup[pair] += _above(averages[pair[0]], averages[pair[1]])
-            dup_total[pair] += _above(sum(scores[pair[0]]), sum(scores[pair[1]]))
-            rand[pair] += _above(totals[pair[0]], totals[pair[1]])
+            a, b = pair
+            outcomes["duplicate"][pair].append(_above(averages[a], averages[b]))
+            outcomes["duplicate_total"][pair].append(_above(sum(scores[a]), sum(scores[b])))
+            outcomes["random_deals"][pair].append(_above(totals[a], totals[b]))
+    figures: dict[str, Any] = {"days": days, "boards_a_day": BOARDS_A_DAY}
+    for kind, per_pair in outcomes.items():
+        figures[kind] = _shares(per_pair)
+        figures[f"{kind}_plus_minus_95"] = _margins(per_pair)
+    gain = [d - r for d, r in zip(_day_means(outcomes["duplicate"]),
+                                  _day_means(outcomes["random_deals"]), strict=True)]
+    figures["duplicate_less_random"] = {"mean": round(statistics.fmean(gain), 3),
+                                        "plus_minus_95": _margin(gain)}
+    figures["same_board"] = {_name(pair): _alike(boards_of[pair[0]], boards_of[pair[1]])
+                             for pair in PAIRS}
+    return figures
 
-    def shares(wins: dict[tuple[str, str], float]) -> dict[str, float]:
-        out = {f"{a}_over_{b}": round(w / days, 3) for (a, b), w in wins.items()}
-        out["mean"] = round(sum(wins.values()) / days / len(wins), 3)
-        return out
 
-    return {"days": days, "boards_a_day": BOARDS_A_DAY, "duplicate": shares(dup),
-            "duplicate_total": shares(dup_total), "random_deals": shares(rand)}
+def _name(pair: Pair) -> str:
+    return f"{pair[0]}_over_{pair[1]}"
+
+
+def _day_means(per_pair: dict[Pair, list[float]]) -> list[float]:
+    """Each day's share of pairs ranked right (what `mean` averages)."""
+    return [statistics.fmean(day) for day in zip(*per_pair.values(), strict=True)]
+
+
+def _shares(per_pair: dict[Pair, list[float]]) -> dict[str, float]:
+    out = {_name(pair): round(statistics.fmean(won), 3) for pair, won in per_pair.items()}
+    out["mean"] = round(statistics.fmean(_day_means(per_pair)), 3)
+    return out
+
+
+def _margin(values: list[float]) -> float | None:
+    """Half the width of a share's 95% confidence interval, from the spread
+    of its days (None with a single day)."""
+    if len(values) < 2:
+        return None
+    return round(1.96 * statistics.stdev(values) / math.sqrt(len(values)), 3)
+
+
+def _margins(per_pair: dict[Pair, list[float]]) -> dict[str, float | None]:
+    out = {_name(pair): _margin(won) for pair, won in per_pair.items()}
+    out["mean"] = _margin(_day_means(per_pair))
+    return out
+
+
+def _alike(first: list[float], second: list[float]) -> dict[str, float | None]:
+    """How alike two strengths' scores on the same boards are: duplicate
+    can only take out of a comparison what the boards share."""
+    try:
+        correlation: float | None = round(statistics.correlation(first, second), 3)
+    except statistics.StatisticsError:  # a constant list: no correlation
+        correlation = None
+    ties = sum(a == b for a, b in zip(first, second, strict=True)) / len(first)
+    return {"correlation": correlation, "ties": round(ties, 3)}
 
 
 async def _entrant(daily: Daily, day: Day, user_id: int, errors: list[str]) -> None:
