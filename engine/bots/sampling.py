@@ -278,6 +278,29 @@ class Weigher:
         return hands
 
 
+def guesses_by_play(know: Knowledge, plays_: list[Play], count: int,
+                    rng: Random) -> tuple[list[Hands], list[tuple[float, Hands]]]:
+    """Up to `count` deals of the pool kept by the card-play rejection (the
+    voids respected but for the last attempts), and, if fewer than half pass,
+    the best-fitting rejected ones (with their fit) to make up half."""
+    passed: list[Hands] = []
+    spare: list[tuple[float, Hands]] = []
+    for attempt in range(count * ATTEMPTS):
+        if len(passed) == count:
+            break
+        hands = deal_guess(know, rng, respect_voids=attempt < count * (ATTEMPTS - 2))
+        if hands is None:
+            continue
+        draw = rng.random() if plays_ else 0.0
+        fit = play_likelihood(plays_, hands, draw) if plays_ else 1.0
+        if fit <= draw:
+            spare.append((fit, hands))  # rejected, kept in case too few pass
+        else:
+            passed.append(hands)
+    spare.sort(key=lambda fh: -fh[0])  # stable: the earlier of equal fits first
+    return passed, spare[:max(0, count // 2 - len(passed))]
+
+
 def sample_hands(view: SeatView, know: Knowledge, count: int, rng: Random,
                  evidence: Evidence = SIGNALS) -> list[tuple[Hands, float]]:
     """`count` guesses of all hands, each with its weight: how well it
@@ -287,25 +310,9 @@ def sample_hands(view: SeatView, know: Knowledge, count: int, rng: Random,
         return uniform_hands(know, count, rng)
     weigher = Weigher(view, know, evidence)
     plays_ = plays(view, know) if evidence.signals else []
+    passed, extra = guesses_by_play(weigher.deal_know, plays_, count, rng)
     out: list[tuple[Hands, float]] = []
-    spare: list[tuple[float, Hands]] = []
-    for attempt in range(count * ATTEMPTS):
-        if len(out) == count:
-            break
-        hands = deal_guess(weigher.deal_know, rng,
-                           respect_voids=attempt < count * (ATTEMPTS - 2))
-        if hands is None:
-            continue
-        draw = rng.random() if plays_ else 0.0
-        fit = play_likelihood(plays_, hands, draw) if plays_ else 1.0
-        if fit <= draw:
-            spare.append((fit, hands))  # rejected, kept in case too few pass
-            continue
-        weight = weigher.weight(hands)
+    for fit, hands in [(1.0, h) for h in passed] + extra:
+        weight = fit * weigher.weight(hands)
         out.append((weigher.strip(hands), weight))
-    if len(out) < count // 2:
-        spare.sort(key=lambda fh: -fh[0])
-        for fit, hands in spare[:count // 2 - len(out)]:
-            weight = fit * weigher.weight(hands)
-            out.append((weigher.strip(hands), weight))
     return out
