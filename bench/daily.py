@@ -19,6 +19,10 @@
   from the spread of the days), duplicate's gain over random deals with
   its own (paired by day), and how alike two strengths' scores on the same
   board are (`same_board`: their correlation, the share of boards tied);
+- variance: where a board's score comes from: the share the deal explains,
+  the computers' draws and the person's own, and what a same-board
+  comparison keeps of a random-deal one's noise (bench/daily_variance.py;
+  `--variance-boards`, `--runs`);
 - busy_day: E entrants in one guild's day on one process (50 at a time),
   through tables/daily.py and an SQLite file as the bot uses them (the day
   opened, each board rebuilt from the database for every choice and saved
@@ -46,6 +50,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.daily_variance import bench_variance
 from cogs.render_daily import results_panel
 from data.daily import Day, get_player
 from data.db import connect
@@ -61,7 +66,7 @@ from tables.daily import Daily
 STRENGTHS = ("easy", "normal", "hard")
 PAIRS = (("hard", "normal"), ("hard", "easy"), ("normal", "easy"))
 BOARDS_A_DAY = 8
-PARTS = ("replays", "separation", "busy_day")
+PARTS = ("replays", "separation", "variance", "busy_day")
 GUILD = 1
 AT_ONCE = 50  # entrants playing at the same moment
 COMPUTERS = ("computer 1", "computer 2", "computer 3")
@@ -254,6 +259,8 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--replays", type=int, default=10_000)
     parser.add_argument("--days", type=int, default=100)
+    parser.add_argument("--variance-boards", type=int, default=48)
+    parser.add_argument("--runs", type=int, default=4, help="plays of a board (variance)")
     parser.add_argument("--entrants", type=int, default=500)
     parser.add_argument("--level", default="hard", help="the computers at the table (hard)")
     parser.add_argument("--only", default=",".join(PARTS),
@@ -270,6 +277,10 @@ def main() -> int:
     if "separation" in parts:
         figures["separation"] = _timed("separation",
                                        lambda: bench_separation(args.days, args.level), args.json)
+    if "variance" in parts:
+        figures["variance"] = _timed(
+            "variance", lambda: bench_variance(args.variance_boards, args.runs, args.level),
+            args.json)
     if "busy_day" in parts:
         figures["busy_day"] = _timed("busy day",
                                      lambda: bench_busy_day(args.entrants, args.level), args.json)
