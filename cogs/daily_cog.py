@@ -180,19 +180,29 @@ class DailyCog(commands.Cog):
                      ) -> Day | None:
         """The day or tournament clicked, if it is open; else today's panel
         (or, for a tournament, a word that it has closed)."""
+        found = await self.service.event(interaction.guild_id or 0, key)
+        if found is None:
+            await self._closed(interaction, key, lang)
+        return found
+
+    async def _closed(self, interaction: discord.Interaction, key: str, lang: Lang) -> None:
+        """The panel of a day (or tournament) that has closed becomes today's,
+        saying so; and saying it counts without the member if they had not
+        finished its boards (what they played stays in My days)."""
         guild_id = interaction.guild_id or 0
-        found = await self.service.event(guild_id, key)
-        if found is not None:
-            return found
         if key.startswith(TOURNAMENT):
             await interaction.edit_original_response(content=t(lang, "tournament.over"),
                                                      embed=None, view=None)
-            return None
-        today = await self.service.today(guild_id)
-        rendered = await self._panel(interaction, lang, today, t(lang, "daily.day_over"))
+            return
+        played = await store.boards_of(self.bot.db, guild_id, key, interaction.user.id)
+        day = await store.get_day(self.bot.db, guild_id, key)
+        done = sum(p.score is not None for p in played)
+        unfinished = played and day is not None and done < day.boards
+        note = t(lang, "daily.day_over_unfinished" if unfinished else "daily.day_over")
+        rendered = await self._panel(interaction, lang, await self.service.today(guild_id),
+                                     note)
         await interaction.edit_original_response(embed=rendered.embed,
                                                  view=unlistened(rendered.view))
-        return None
 
     async def _open(self, interaction: discord.Interaction, day_name: str, lang: Lang) -> None:
         await interaction.response.defer()
@@ -227,7 +237,10 @@ class DailyCog(commands.Cog):
             if stamp != decision_stamp(session.game) or not session.asked():
                 note = t(lang, "daily.moment_passed")
             elif not await self.service.act(day, interaction.user.id, index, session, event):
-                note = t(lang, "daily.day_over")
+                # The day closed while the computers answered: nothing was
+                # saved, so the board is not shown with the move played.
+                await self._closed(interaction, day.day, lang)
+                return
         except (CardError, ValueError):
             note = t(lang, "click.forged")
         except NothingToPass:
