@@ -117,7 +117,7 @@ def board_panel(day: Day, index: int, session: BoardSession, lang: str,
     embeds = [table]
     view = discord.ui.View(timeout=None)
     if not game.over:
-        hand = hand_panel(snap, session.view(), lang)
+        hand = hand_panel(snap, session.view(), lang, story=False)  # the table tells it
         if hand.embed is not None:
             embeds.append(hand.embed)
         if hand.view is not None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
-from cogs.render_daily import choice_text, closing_message, days_panel
+from cogs.render_daily import board_panel, choice_text, closing_message, days_panel
 from data.daily import Day
 from engine import events as ev
+from engine.board_session import BoardSession
+from engine.boards import board
 from engine.cards import parse_card
 from engine.duplicate import ranking
 from engine.telling import Parting
@@ -53,8 +56,19 @@ def test_my_days_offers_records_only_for_closed_days() -> None:
     shown = days_panel([("2026-01-06", False, [2, None]), ("2026-01-05", True, [3, -1])],
                        "2026-01-06", 7, "en")
     assert shown.embed is not None and shown.embed.description is not None
-    assert "today, 1 boards finished" in shown.embed.description
+    assert "today: 1 finished so far" in shown.embed.description
     assert "+3 -1" in shown.embed.description
     assert shown.view is not None
     assert [b.custom_id for b in shown.view.children] == [  # type: ignore[attr-defined]
         "toepdaily:7:records:2026-01-05"]
+
+
+def test_a_board_in_play_tells_the_table_once() -> None:
+    """The table and the hand share one message: the hand's part does not
+    repeat the stake, the trick and the last events (read on a phone)."""
+    session = BoardSession.resume(board("seed-x", 0), ("a", "b", "c", "d"), [], "normal")
+    embeds, view = board_panel(replace(DAY, closed=False), 0, session, "en")
+    text = "\n".join(e.description or "" for e in embeds)
+    assert len(embeds) == 2 and view.children
+    assert text.count("Stake **") == 1, text
+    assert "\n> " not in embeds[1].description  # type: ignore[operator]
