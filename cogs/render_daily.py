@@ -93,7 +93,7 @@ def day_panel(day: Day, finished: int, lang: str, previous: Day | None,
 
 def _previous_line(previous: Day, lang: str) -> str:
     return t(lang, "daily.previous", day=previous.day, seed=previous.seed,
-             boards=previous.boards, hash=previous.commitment)
+             boards=previous.boards)
 
 
 def board_panel(day: Day, index: int, session: BoardSession, lang: str,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from cogs.render_daily import board_panel, choice_text, closing_message, days_panel
+from cogs.render_daily import board_panel, choice_text, closing_message, day_panel, days_panel
 from data.daily import Day
 from engine import events as ev
 from engine.board_session import BoardSession
@@ -72,3 +72,18 @@ def test_a_board_in_play_tells_the_table_once() -> None:
     assert len(embeds) == 2 and view.children
     assert text.count("Stake **") == 1, text
     assert "\n> " not in embeds[1].description  # type: ignore[operator]
+
+
+def test_the_panel_names_the_seeds_sha_as_such_and_the_last_seed_once() -> None:
+    """The board's footer shows the commitment's start: called the seed, a
+    member would think the secret out. The last closed day's line gives its
+    seed and the command that checks it, not its 64-digit SHA-256 again."""
+    session = BoardSession.resume(board("seed-x", 0), ("a", "b", "c", "d"), [], "normal")
+    for lang in ("en", "nl"):
+        embeds, _ = board_panel(replace(DAY, closed=False), 0, session, lang)
+        footer = embeds[0].footer.text or ""
+        assert "SHA-256 " + "a" * 16 in footer or "SHA-256 van het zaad " + "a" * 16 in footer
+        previous = replace(DAY, commitment="b" * 64)
+        shown = day_panel(replace(DAY, day="2026-01-06", closed=False), 0, lang, previous).embed
+        assert shown is not None and shown.description is not None
+        assert "seed-x" in shown.description and "b" * 64 not in shown.description
