@@ -169,3 +169,37 @@ async def test_a_restart_mid_board_plays_on_from_the_panel_shown(world: World) -
     assert len(after[0].events) > len(saved[0].events)
     assert after[0].events[:len(saved[0].events)] == saved[0].events
     assert "board 1 of 2" in panel.text or "Board 1 is played" in panel.text
+
+
+async def test_a_tournament_closing_mid_board(world: World) -> None:
+    await world.slash("anna", "toep-admin new-tournament", {"boards": 2, "hours": 1})
+    res = await world.slash("bram", "toep tournament")
+    panel = (await res.wait_followups(1))[0]
+    await _open(world, "bram", panel)
+    assert await _step(world, "bram", panel)
+    key = _part(panel.buttons()[0], 3)
+    saved = await _saved(world, "bram", key)
+    await world.fake_clock.advance(3600 + 120)  # it closes, its ranking posted
+    await world.fake.wait_for(lambda: len(world.fake.channel_messages(world.channel)) >= 2)
+    closing = world.fake.channel_messages(world.channel)[-1]
+    assert "bram" not in closing.text and "Nobody finished" in closing.text
+    assert await _step(world, "bram", panel)
+    assert "That tournament has closed" in panel.text and panel.buttons() == []
+    assert await _saved(world, "bram", key) == saved
+
+
+async def test_nothing_of_the_day_shows_before_ones_own_boards_are_done(world: World) -> None:
+    """anna finished; bram, mid-board, reads every place the bot answers him."""
+    anna = await _daily(world, "anna")
+    await _open(world, "anna", anna)
+    await _play_day(world, "anna", anna)
+    bram = await _mid_board(world, "bram")
+    seen = [bram.text]
+    for command in ("toep daily", "toep history", "toep leaderboard", "toep stats"):
+        res = await world.slash("bram", command)
+        seen += [m.text for m in res.messages]
+    seen += [m.text for m in world.fake.channel_messages(world.channel)]
+    shown = "\n".join(seen)
+    assert "finished 0 of 2" in shown and "Your days of Toep van de dag" in shown  # read them
+    assert "anna" not in shown and "ranking" not in shown.lower(), shown
+    assert "%" not in shown, shown  # no matchpoints, no averages
