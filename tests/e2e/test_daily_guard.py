@@ -203,3 +203,24 @@ async def test_nothing_of_the_day_shows_before_ones_own_boards_are_done(world: W
     assert "finished 0 of 2" in shown and "Your days of Toep van de dag" in shown  # read them
     assert "anna" not in shown and "ranking" not in shown.lower(), shown
     assert "%" not in shown, shown  # no matchpoints, no averages
+
+
+async def test_a_whole_day_is_one_quiet_message(world: World) -> None:
+    """The feel of a day of 8 boards: one private message, rewritten by each
+    click (no follow-up to scroll past, no push notification), and a board's
+    panel short enough for a phone."""
+    assert world.bot is not None
+    world.bot.get_cog("DailyCog").service.boards = 8  # type: ignore[union-attr]
+    panel = await _daily(world, "anna")
+    clicks, longest = 0, 0
+    while "ranking" not in panel.text.lower():
+        if not await _step(world, "anna", panel):
+            await _open(world, "anna", panel)
+        clicks += 1
+        longest = max(longest, len(panel.text.splitlines()))
+        assert clicks < 1000
+    mine = world.fake.ephemeral_messages(world.people["anna"])
+    assert [m.id for m in mine] == [panel.id]
+    assert len(panel.edits) == 1 + clicks  # /toep daily's answer, then each click once
+    assert world.fake.channel_messages(world.channel) == [] and not panel.notified
+    assert longest <= 32, longest  # the table and the hand, no wall (the seed varies)
