@@ -161,20 +161,29 @@ class DailyCog(commands.Cog):
             await say(interaction, t(lang, "click.forged"))
             return
         parts = list(click.parts)
-        lock = self.locks.get(interaction.user.id)
+        if parts == ["days"]:
+            await self._days(interaction, lang)
+        elif parts[0] == "records" and len(parts) == 2:
+            await self._records(interaction, parts[1], lang)
+        elif parts[0] in ("open", "act"):
+            # Acknowledged before the member's other click is done with: a
+            # double click's second waits for the first's computers, and
+            # Discord gives no more than 3 s for the answer.
+            await interaction.response.defer()
+            async with self._lock(interaction.user.id):
+                if parts[0] == "open" and len(parts) == 2:
+                    await self._open(interaction, parts[1], lang)
+                elif len(parts) == 6 and parts[2].isdigit():
+                    await self._act(interaction, parts[1], int(parts[2]), parts[3:], lang)
+        else:
+            await say(interaction, t(lang, "click.forged"))
+
+    def _lock(self, user_id: int) -> asyncio.Lock:
+        """One member's boards move one click at a time."""
+        lock = self.locks.get(user_id)
         if lock is None:
-            lock = self.locks[interaction.user.id] = asyncio.Lock()
-        async with lock:
-            if parts[0] == "open" and len(parts) == 2:
-                await self._open(interaction, parts[1], lang)
-            elif parts[0] == "act" and len(parts) == 6 and parts[2].isdigit():
-                await self._act(interaction, parts[1], int(parts[2]), parts[3:], lang)
-            elif parts == ["days"]:
-                await self._days(interaction, lang)
-            elif parts[0] == "records" and len(parts) == 2:
-                await self._records(interaction, parts[1], lang)
-            else:
-                await say(interaction, t(lang, "click.forged"))
+            lock = self.locks[user_id] = asyncio.Lock()
+        return lock
 
     async def _today(self, interaction: discord.Interaction, key: str, lang: Lang
                      ) -> Day | None:
@@ -205,7 +214,6 @@ class DailyCog(commands.Cog):
                                                  view=unlistened(rendered.view))
 
     async def _open(self, interaction: discord.Interaction, day_name: str, lang: Lang) -> None:
-        await interaction.response.defer()
         day = await self._today(interaction, day_name, lang)
         if day is None:
             return
@@ -221,7 +229,6 @@ class DailyCog(commands.Cog):
 
     async def _act(self, interaction: discord.Interaction, day_name: str, index: int,
                    move: list[str], lang: Lang) -> None:
-        await interaction.response.defer()
         day = await self._today(interaction, day_name, lang)
         if day is None:
             return

@@ -5,6 +5,7 @@ and the member's saved boards stay as they were."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -224,3 +225,31 @@ async def test_a_whole_day_is_one_quiet_message(world: World) -> None:
     assert len(panel.edits) == 1 + clicks  # /toep daily's answer, then each click once
     assert world.fake.channel_messages(world.channel) == [] and not panel.notified
     assert longest <= 32, longest  # the table and the hand, no wall (the seed varies)
+
+
+async def test_a_double_click_while_the_computers_think_is_answered(world: World) -> None:
+    """The second click of a double click comes while the first's computers
+    still think (held here until the second is answered): it is acknowledged
+    at once, not after them (Discord gives 3 s), and counts once."""
+    panel = await _mid_board(world)
+    saved = await _saved(world, "anna")
+    assert world.bot is not None
+    service: Any = world.bot.get_cog("DailyCog").service  # type: ignore[union-attr]
+    thread, thinking, release = service._thread, asyncio.Event(), asyncio.Event()
+
+    async def held(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        if getattr(fn, "__name__", "") == "act":
+            thinking.set()
+            await release.wait()
+        return await thread(fn, *args, **kwargs)
+    service._thread = held
+    card = _acts(panel)[0]
+    first = asyncio.create_task(world.fake.click(world.people["anna"], panel, card))
+    await thinking.wait()
+    second = await world.fake.forge_click(world.people["anna"], panel, card)
+    assert second.acknowledged
+    release.set()
+    assert (await first).acknowledged
+    await world.settle()
+    after = await _saved(world, "anna")
+    assert after != saved and "That moment has passed." in panel.text
