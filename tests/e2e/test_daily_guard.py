@@ -83,7 +83,7 @@ async def test_forged_ids_past_the_gate_change_nothing(world: World) -> None:
         _with(act, 3, "tournament-20260105-100000"): "That tournament has closed",
         f"toepdaily:{world.guild.id}:records:{DAY}":
             "A day's records come out when the day has closed.",
-        _with(act, 1, str(world.guild.id + 1)): "another server",
+        _with(act, 1, str(world.guild.id + 1)): "That belongs to another server.",
     }
     for custom_id, told in tries.items():
         copy = await _daily(world, "anna")  # a panel of anna's own to send it from
