@@ -188,8 +188,10 @@ def choice_text(event: Event | None, lang: str) -> str:
 def closing_message(closing: Closing, lang: str) -> Rendered:
     """The day closed: the ranking, the telling board, the seed to check it all."""
     day, standing = closing.day, closing.standing
-    lines = [t(lang, "daily.closed_intro", day=day.day, count=len(standing.rows))]
-    lines += ranking_lines(standing, lang) or [t(lang, "daily.nobody")]
+    lines = [t(lang, "daily.nobody")]
+    if standing.rows:
+        lines = [t(lang, "daily.closed_intro", day=day.day, count=len(standing.rows)),
+                 *ranking_lines(standing, lang)]
     if closing.telling is not None and closing.best is not None:
         best_score = standing.scores[closing.best][closing.telling]
         lines += ["", t(lang, "daily.telling", number=closing.telling + 1,

@@ -87,3 +87,13 @@ def test_the_panel_names_the_seeds_sha_as_such_and_the_last_seed_once() -> None:
         shown = day_panel(replace(DAY, day="2026-01-06", closed=False), 0, lang, previous).embed
         assert shown is not None and shown.description is not None
         assert "seed-x" in shown.description and "b" * 64 not in shown.description
+
+
+def test_a_day_nobody_finished_says_so_once() -> None:
+    empty = Closing(DAY, Standing([], {}, {}), None, None, None)
+    for lang in ("en", "nl"):
+        embed = closing_message(empty, lang).embed
+        assert embed is not None and embed.description is not None
+        first = embed.description.splitlines()[0]
+        assert not first.startswith("0 "), first  # no "0 finished... The ranking:"
+        assert "seed-x" in embed.description
