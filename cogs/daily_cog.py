@@ -273,9 +273,9 @@ class DailyCog(commands.Cog):
 
     async def _days(self, interaction: discord.Interaction, lang: Lang) -> None:
         guild_id = interaction.guild_id or 0
-        day = await self.service.today(guild_id)
         days = await store.played_days(self.bot.db, guild_id, interaction.user.id)
-        await send_rendered(interaction, days_panel(days, day.day, guild_id, lang))
+        today = await self.service.open_today(guild_id)
+        await send_rendered(interaction, days_panel(days, today, guild_id, lang))
 
     async def _records(self, interaction: discord.Interaction, day_name: str,
                        lang: Lang) -> None:
@@ -303,9 +303,9 @@ class DailyCog(commands.Cog):
         guild_id = interaction.guild_id or 0
         days = await store.played_days(self.bot.db, guild_id, interaction.user.id)
         if days:
-            today = await self.service.today(guild_id)
+            today = await self.service.open_today(guild_id)
             lang = lang_for_locale(interaction.locale)
-            await send_rendered(interaction, days_panel(days, today.day, guild_id, lang))
+            await send_rendered(interaction, days_panel(days, today, guild_id, lang))
 
     # --- /toep-admin daily-settings -----------------------------------------------------------
 
@@ -368,7 +368,9 @@ class DailyCog(commands.Cog):
         channel_id = closing.day.channel_id
         if not closing.day.tournament:
             channel_id = (await store.get_settings(self.bot.db, guild_id)).channel_id
-        if channel_id is None:
+        if channel_id is None or not (closing.day.tournament or closing.standing.rows):
+            # A day nobody finished posts nothing: no nightly word about
+            # nobody. Its seed shows on the next day's panel.
             return
         channel = self.bot.get_channel(channel_id)
         if not isinstance(channel, discord.abc.Messageable):

@@ -211,7 +211,7 @@ def closing_message(closing: Closing, lang: str) -> Rendered:
     return Rendered(None, embed, None)
 
 
-def days_panel(days: Sequence[tuple[str, bool, list[int | None]]], today: str,
+def days_panel(days: Sequence[tuple[str, bool, list[int | None]]], today: str | None,
                guild_id: int, lang: str) -> Rendered:
     """The member's daily history: each day's boards, and a record for a closed day."""
     lines = []

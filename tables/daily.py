@@ -134,6 +134,13 @@ class Daily:
         return await store.open_day(self.db, guild_id, name, seed, commitment(seed),
                                     self.boards, closes)
 
+    async def open_today(self, guild_id: int) -> str | None:
+        """The server's day now if someone opened it; never opens one (a
+        look at one's history is no wish to play, and a day opened closes
+        with a post)."""
+        found = await store.current_day(self.db, guild_id, self.clock.now())
+        return None if found is None else found.day
+
     async def open_tournament(self, guild_id: int, boards: int, hours: int,
                               channel_id: int) -> Day | None:
         """A tournament on `boards` new boards for `hours`; None if one is open."""

@@ -253,3 +253,28 @@ async def test_a_double_click_while_the_computers_think_is_answered(world: World
     await world.settle()
     after = await _saved(world, "anna")
     assert after != saved and "That moment has passed." in panel.text
+
+
+async def test_no_day_opens_by_a_look_and_no_post_says_nobody_played(world: World) -> None:
+    """A day's post comes when someone finished it: a look at one's history
+    opens no day, and a day opened but not finished closes without a word in
+    the channel (its seed shows on the next day's panel)."""
+    assert world.bot is not None and world.guild is not None
+    await world.slash("anna", "toep-admin daily-settings", {"channel": world.channel})
+    anna = await _daily(world, "anna")
+    await _open(world, "anna", anna)
+    await _play_day(world, "anna", anna)
+    await world.fake_clock.advance(12 * 3600 + 120)
+    await world.fake.wait_for(lambda: len(world.fake.channel_messages(world.channel)) == 1)
+    history = await world.slash("anna", "toep history")
+    days = (await history.wait_followups(1))[0]
+    await world.click("anna", anna, str(anna.button(label="My days")["custom_id"]))
+    assert f"{DAY}: " in days.text
+    assert await store.get_day(world.bot.db, world.guild.id, "2026-01-06") is None
+    bram = await _daily(world, "bram")  # opens the day, plays nothing
+    assert "finished 0 of 2" in bram.text
+    await world.fake_clock.advance(24 * 3600)
+    closed = await store.get_day(world.bot.db, world.guild.id, "2026-01-06")
+    assert closed is not None and closed.closed
+    assert len(world.fake.channel_messages(world.channel)) == 1
+    assert closed.seed in (await _daily(world, "bram")).text
