@@ -161,41 +161,59 @@ class DailyCog(commands.Cog):
             await say(interaction, t(lang, "click.forged"))
             return
         parts = list(click.parts)
-        lock = self.locks.get(interaction.user.id)
+        if parts == ["days"]:
+            await self._days(interaction, lang)
+        elif parts[0] == "records" and len(parts) == 2:
+            await self._records(interaction, parts[1], lang)
+        elif parts[0] in ("open", "act"):
+            # Acknowledged before the member's other click is done with: a
+            # double click's second waits for the first's computers, and
+            # Discord gives no more than 3 s for the answer.
+            await interaction.response.defer()
+            async with self._lock(interaction.user.id):
+                if parts[0] == "open" and len(parts) == 2:
+                    await self._open(interaction, parts[1], lang)
+                elif len(parts) == 6 and parts[2].isdigit():
+                    await self._act(interaction, parts[1], int(parts[2]), parts[3:], lang)
+        else:
+            await say(interaction, t(lang, "click.forged"))
+
+    def _lock(self, user_id: int) -> asyncio.Lock:
+        """One member's boards move one click at a time."""
+        lock = self.locks.get(user_id)
         if lock is None:
-            lock = self.locks[interaction.user.id] = asyncio.Lock()
-        async with lock:
-            if parts[0] == "open" and len(parts) == 2:
-                await self._open(interaction, parts[1], lang)
-            elif parts[0] == "act" and len(parts) == 6 and parts[2].isdigit():
-                await self._act(interaction, parts[1], int(parts[2]), parts[3:], lang)
-            elif parts == ["days"]:
-                await self._days(interaction, lang)
-            elif parts[0] == "records" and len(parts) == 2:
-                await self._records(interaction, parts[1], lang)
-            else:
-                await say(interaction, t(lang, "click.forged"))
+            lock = self.locks[user_id] = asyncio.Lock()
+        return lock
 
     async def _today(self, interaction: discord.Interaction, key: str, lang: Lang
                      ) -> Day | None:
         """The day or tournament clicked, if it is open; else today's panel
         (or, for a tournament, a word that it has closed)."""
+        found = await self.service.event(interaction.guild_id or 0, key)
+        if found is None:
+            await self._closed(interaction, key, lang)
+        return found
+
+    async def _closed(self, interaction: discord.Interaction, key: str, lang: Lang) -> None:
+        """The panel of a day (or tournament) that has closed becomes today's,
+        saying so; and saying it counts without the member if they had not
+        finished its boards (what they played stays in My days)."""
         guild_id = interaction.guild_id or 0
-        found = await self.service.event(guild_id, key)
-        if found is not None:
-            return found
         if key.startswith(TOURNAMENT):
             await interaction.edit_original_response(content=t(lang, "tournament.over"),
                                                      embed=None, view=None)
-            return None
-        today = await self.service.today(guild_id)
-        rendered = await self._panel(interaction, lang, today, t(lang, "daily.day_over"))
+            return
+        played = await store.boards_of(self.bot.db, guild_id, key, interaction.user.id)
+        day = await store.get_day(self.bot.db, guild_id, key)
+        done = sum(p.score is not None for p in played)
+        unfinished = played and day is not None and done < day.boards
+        note = t(lang, "daily.day_over_unfinished" if unfinished else "daily.day_over")
+        rendered = await self._panel(interaction, lang, await self.service.today(guild_id),
+                                     note)
         await interaction.edit_original_response(embed=rendered.embed,
                                                  view=unlistened(rendered.view))
-        return None
 
     async def _open(self, interaction: discord.Interaction, day_name: str, lang: Lang) -> None:
-        await interaction.response.defer()
         day = await self._today(interaction, day_name, lang)
         if day is None:
             return
@@ -211,7 +229,6 @@ class DailyCog(commands.Cog):
 
     async def _act(self, interaction: discord.Interaction, day_name: str, index: int,
                    move: list[str], lang: Lang) -> None:
-        await interaction.response.defer()
         day = await self._today(interaction, day_name, lang)
         if day is None:
             return
@@ -227,7 +244,10 @@ class DailyCog(commands.Cog):
             if stamp != decision_stamp(session.game) or not session.asked():
                 note = t(lang, "daily.moment_passed")
             elif not await self.service.act(day, interaction.user.id, index, session, event):
-                note = t(lang, "daily.day_over")
+                # The day closed while the computers answered: nothing was
+                # saved, so the board is not shown with the move played.
+                await self._closed(interaction, day.day, lang)
+                return
         except (CardError, ValueError):
             note = t(lang, "click.forged")
         except NothingToPass:
@@ -253,9 +273,9 @@ class DailyCog(commands.Cog):
 
     async def _days(self, interaction: discord.Interaction, lang: Lang) -> None:
         guild_id = interaction.guild_id or 0
-        day = await self.service.today(guild_id)
         days = await store.played_days(self.bot.db, guild_id, interaction.user.id)
-        await send_rendered(interaction, days_panel(days, day.day, guild_id, lang))
+        today = await self.service.open_today(guild_id)
+        await send_rendered(interaction, days_panel(days, today, guild_id, lang))
 
     async def _records(self, interaction: discord.Interaction, day_name: str,
                        lang: Lang) -> None:
@@ -283,9 +303,9 @@ class DailyCog(commands.Cog):
         guild_id = interaction.guild_id or 0
         days = await store.played_days(self.bot.db, guild_id, interaction.user.id)
         if days:
-            today = await self.service.today(guild_id)
+            today = await self.service.open_today(guild_id)
             lang = lang_for_locale(interaction.locale)
-            await send_rendered(interaction, days_panel(days, today.day, guild_id, lang))
+            await send_rendered(interaction, days_panel(days, today, guild_id, lang))
 
     # --- /toep-admin daily-settings -----------------------------------------------------------
 
@@ -348,7 +368,9 @@ class DailyCog(commands.Cog):
         channel_id = closing.day.channel_id
         if not closing.day.tournament:
             channel_id = (await store.get_settings(self.bot.db, guild_id)).channel_id
-        if channel_id is None:
+        if channel_id is None or not (closing.day.tournament or closing.standing.rows):
+            # A day nobody finished posts nothing: no nightly word about
+            # nobody. Its seed shows on the next day's panel.
             return
         channel = self.bot.get_channel(channel_id)
         if not isinstance(channel, discord.abc.Messageable):

@@ -153,12 +153,16 @@ def _missing(custom_id: str, message: discord.Message) -> Refused:
     return Refused(FORGED, "not on the message")
 
 
-def _moment(parsed: Parsed) -> tuple[str, int] | None:
-    """The table (or practice game) of a stamped id: one with a moment."""
+def _moment(parsed: Parsed) -> tuple[object, ...] | None:
+    """The table (or practice game, or daily) of an id with a moment: a
+    stamped one, or a daily's move or "on to the next board" (a double
+    click's second lands on the panel the first moved on)."""
     if isinstance(parsed, ButtonId) and parsed.stamp is not None:
         return ("toep", parsed.table_id)
     if isinstance(parsed, LearnId) and parsed.stamp is not None:
         return ("toeplearn", parsed.game)
+    if isinstance(parsed, DailyId) and parsed.parts[0] in ("act", "open"):
+        return ("toepdaily", parsed.guild_id, parsed.parts[1])
     return None
 
 

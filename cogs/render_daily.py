@@ -93,7 +93,7 @@ def day_panel(day: Day, finished: int, lang: str, previous: Day | None,
 
 def _previous_line(previous: Day, lang: str) -> str:
     return t(lang, "daily.previous", day=previous.day, seed=previous.seed,
-             boards=previous.boards, hash=previous.commitment)
+             boards=previous.boards)
 
 
 def board_panel(day: Day, index: int, session: BoardSession, lang: str,
@@ -117,7 +117,7 @@ def board_panel(day: Day, index: int, session: BoardSession, lang: str,
     embeds = [table]
     view = discord.ui.View(timeout=None)
     if not game.over:
-        hand = hand_panel(snap, session.view(), lang)
+        hand = hand_panel(snap, session.view(), lang, story=False)  # the table tells it
         if hand.embed is not None:
             embeds.append(hand.embed)
         if hand.view is not None:
@@ -188,8 +188,10 @@ def choice_text(event: Event | None, lang: str) -> str:
 def closing_message(closing: Closing, lang: str) -> Rendered:
     """The day closed: the ranking, the telling board, the seed to check it all."""
     day, standing = closing.day, closing.standing
-    lines = [t(lang, "daily.closed_intro", day=day.day, count=len(standing.rows))]
-    lines += ranking_lines(standing, lang) or [t(lang, "daily.nobody")]
+    lines = [t(lang, "daily.nobody")]
+    if standing.rows:
+        lines = [t(lang, "daily.closed_intro", day=day.day, count=len(standing.rows)),
+                 *ranking_lines(standing, lang)]
     if closing.telling is not None and closing.best is not None:
         best_score = standing.scores[closing.best][closing.telling]
         lines += ["", t(lang, "daily.telling", number=closing.telling + 1,
@@ -209,7 +211,7 @@ def closing_message(closing: Closing, lang: str) -> Rendered:
     return Rendered(None, embed, None)
 
 
-def days_panel(days: Sequence[tuple[str, bool, list[int | None]]], today: str,
+def days_panel(days: Sequence[tuple[str, bool, list[int | None]]], today: str | None,
                guild_id: int, lang: str) -> Rendered:
     """The member's daily history: each day's boards, and a record for a closed day."""
     lines = []

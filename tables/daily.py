@@ -35,6 +35,7 @@ from engine.par import PAR_RUNS, par_scores
 from engine.record import parse_event
 from engine.telling import Parting, parting, telling_board
 from tables.clock import ClockSource
+from tables.log_safe import log_failure
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -132,6 +133,13 @@ class Daily:
         seed = secrets.token_hex(16)
         return await store.open_day(self.db, guild_id, name, seed, commitment(seed),
                                     self.boards, closes)
+
+    async def open_today(self, guild_id: int) -> str | None:
+        """The server's day now if someone opened it; never opens one (a
+        look at one's history is no wish to play, and a day opened closes
+        with a post)."""
+        found = await store.current_day(self.db, guild_id, self.clock.now())
+        return None if found is None else found.day
 
     async def open_tournament(self, guild_id: int, boards: int, hours: int,
                               channel_id: int) -> Day | None:
@@ -250,12 +258,33 @@ class Daily:
         for day in await store.due_days(self.db, self.clock.now()):
             if not owns(day.guild_id):
                 continue
-            standing = await self.standing(day)
-            ratings = await store.ratings_of(self.db, day.guild_id, list(standing.scores))
-            moved = {} if day.tournament else new_ratings(standing.rows, ratings)
-            if await store.close_day(self.db, day, moved):
-                closed.append(await self._closing(day, standing))
+            try:
+                closing = await self._close(day)
+            except Exception:
+                # One server's day that cannot close (its data, a database
+                # hiccup) holds back no other server's: it is tried again
+                # at the next tick, and the log says which.
+                log_failure(log, logging.ERROR,
+                            f"guild {day.guild_id}: day {day.day} could not be closed")
+                continue
+            if closing is not None:
+                closed.append(closing)
         return closed
+
+    async def _close(self, day: Day) -> Closing | None:
+        standing = await self.standing(day)
+        ratings = await store.ratings_of(self.db, day.guild_id, list(standing.scores))
+        moved = {} if day.tournament else new_ratings(standing.rows, ratings)
+        if not await store.close_day(self.db, day, moved):
+            return None
+        try:
+            return await self._closing(day, standing)
+        except Exception:
+            # Closed: its ranking and seed are still posted, only without
+            # the telling board.
+            log_failure(log, logging.ERROR,
+                        f"guild {day.guild_id}: day {day.day}'s telling board failed")
+            return Closing(replace_closed(day), standing, None, None, None)
 
     async def _closing(self, day: Day, standing: Standing) -> Closing:
         per_board = [{u: float(s[i]) for u, s in standing.scores.items()}

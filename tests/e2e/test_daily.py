@@ -105,7 +105,7 @@ async def test_two_members_get_the_same_boards_and_see_nothing_early(world: Worl
 
     await _play_day(world, "anna", anna)
     assert "The ranking so far** (1 finished" in anna.text
-    assert "1. anna: 50%" in anna.text and "streak 1 days" in anna.text
+    assert "1. anna: 50%" in anna.text and "days in a row: 1 (best 1)" in anna.text
     # bram, halfway, sees nothing of anna's day
     again = await _daily(world, "bram")
     assert "finished 0 of 2" in again.text
@@ -150,7 +150,7 @@ async def test_a_restart_loses_nothing(world: World) -> None:
     # /toep history lists the day too
     history = await world.slash("anna", "toep history")
     days = (await history.wait_followups(1))[0]
-    assert "Your days of Toep van de dag" in days.text and "today, 2 boards finished" in days.text
+    assert "Your days of Toep van de dag" in days.text and "today: 2 finished so far" in days.text
     # in Dutch, and bram sees nothing of anna's finished day
     dutch = await _daily(world, "bram", locale="nl")
     assert "Je hebt 0 van de 2 spellen gespeeld" in dutch.text and "anna" not in dutch.text
@@ -241,7 +241,7 @@ async def test_a_tournament_on_the_same_boards_for_every_entrant(world: World) -
     await _open(world, "bram", bram)
     assert _hand(anna) == _hand(bram) and "Tournament · board 1 of 2" in anna.text
     await _play_day(world, "anna", anna)
-    assert "1. anna: 50%" in anna.text and "streak" not in anna.text  # no streak, no rating
+    assert "1. anna: 50%" in anna.text and "days in a row" not in anna.text  # no streak, no rating
     assert "anna" not in (await _tournament(world, "bram")).text
     await _play_day(world, "bram", bram)
     assert "2 finished" in bram.text

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from data.daily import due_days, set_time_zone
+import pytest
+
+from data.daily import Day, due_days, set_time_zone
 from data.db import Database
 from engine.duplicate import ranking
 from tables.clock import FakeClock
-from tables.daily import Daily, computer_names, day_at, new_ratings, zone, zone_name
+from tables.daily import Daily, Standing, computer_names, day_at, new_ratings, zone, zone_name
 
 GUILD = 4242
 
@@ -74,3 +76,41 @@ async def test_a_process_closes_only_the_days_of_its_own_servers(db: Database) -
     assert [c.day.guild_id for c in closed] == [GUILD]
     assert [d.guild_id for d in await due_days(db, clock.now())] == [theirs.guild_id]
     assert mine.day == theirs.day
+
+
+async def test_a_day_that_cannot_close_holds_back_no_other_servers(
+        db: Database, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    clock = FakeClock(datetime(2026, 1, 5, 12, tzinfo=UTC))
+    daily = Daily(db, clock, None, boards=1)
+    await set_time_zone(db, GUILD, "Europe/Amsterdam")  # its day ends first
+    broken, fine = await daily.today(GUILD), await daily.today(GUILD + 1)
+    standing = daily.standing
+
+    async def failing(day: Day) -> Standing:
+        if day.guild_id == GUILD:
+            raise RuntimeError("a database hiccup")
+        return await standing(day)
+    monkeypatch.setattr(daily, "standing", failing)
+    await clock.advance(13 * 3600)
+    closed = await daily.close_due()
+    assert [c.day.guild_id for c in closed] == [fine.guild_id]
+    assert [d.day for d in await due_days(db, clock.now())] == [broken.day]
+    assert "could not be closed" in caplog.text
+    monkeypatch.setattr(daily, "standing", standing)
+    assert [c.day.guild_id for c in await daily.close_due()] == [GUILD]  # the next tick
+
+
+async def test_a_telling_board_that_fails_still_posts_the_ranking(
+        db: Database, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    clock = FakeClock(datetime(2026, 1, 5, 12, tzinfo=UTC))
+    daily = Daily(db, clock, None, boards=1)
+    await daily.today(GUILD)
+
+    async def failing(*args: object) -> None:
+        raise ValueError("an event that does not read")
+    monkeypatch.setattr(daily, "_closing", failing)
+    await clock.advance(13 * 3600)
+    [closing] = await daily.close_due()
+    assert closing.day.closed and closing.telling is None
+    assert await due_days(db, clock.now()) == []
+    assert "telling board failed" in caplog.text
