@@ -223,7 +223,7 @@ def _trusted_proxies(text: str) -> tuple[Network, ...]:
             network = ipaddress.ip_network(item)
         except ValueError as err:
             loose = _loose_network(item)
-            hint = (f": write {loose}" if loose is not None else
+            hint = (f": write {loose}" if loose is not None and loose.prefixlen else
                     ", such as 127.0.0.1 or 10.0.0.0/8")
             raise SettingsError(f"WEB_TRUSTED_PROXIES must list the addresses or networks of "
                                 f"your reverse proxies{hint}, got {item!r}") from err

@@ -67,6 +67,8 @@ def test_a_development_login_needs_no_client() -> None:
     ({"WEB_PORT": "8080", "WEB_TRUSTED_PROXIES": "0.0.0.0/0", **CLIENT},
      "WEB_TRUSTED_PROXIES '0.0.0.0/0' trusts every address: name only your reverse proxies"),
     ({"WEB_PORT": "8080", "WEB_TRUSTED_PROXIES": "::/0", **CLIENT}, "trusts every address"),
+    ({"WEB_PORT": "8080", "WEB_TRUSTED_PROXIES": "1.2.3.4/0", **CLIENT},
+     "such as 127.0.0.1 or 10.0.0.0/8, got '1.2.3.4/0'"),
 ])
 def test_one_clear_line_per_problem(env: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError) as err:
