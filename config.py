@@ -3,6 +3,7 @@ per problem. The token never appears in a repr, a log or an error."""
 
 from __future__ import annotations
 
+import ipaddress
 import itertools
 import logging
 import os
@@ -22,6 +23,9 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
 class SettingsError(ValueError):
     """A missing or malformed setting; the message is one line for the user."""
 
@@ -36,6 +40,9 @@ class WebSettings:
     client_secret: str | None = field(default=None, repr=False)
     dev_login: bool = False  # a plain browser may name any member: never in production
     activity: bool = False  # the table message gets "Open the table" (LAUNCH_ACTIVITY)
+    # The reverse proxies whose X-Forwarded-For is believed (web/server/remote.py);
+    # none: the direct peer is the client.
+    trusted_proxies: tuple[Network, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -174,7 +181,8 @@ def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
     return tuple(shards)
 
 
-WEB_NAMES = ("WEB_HOST", "DISCORD_CLIENT_ID", "DISCORD_CLIENT_SECRET", "WEB_DEV_LOGIN", "ACTIVITY")
+WEB_NAMES = ("WEB_HOST", "DISCORD_CLIENT_ID", "DISCORD_CLIENT_SECRET", "WEB_DEV_LOGIN", "ACTIVITY",
+             "WEB_TRUSTED_PROXIES")
 _YES, _NO = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
 
@@ -202,7 +210,37 @@ def _web(env: Mapping[str, str]) -> WebSettings | None:
     host = env.get("WEB_HOST", "").strip() or "127.0.0.1"
     if any(c.isspace() or c in "/:" for c in host) and not host.startswith("["):
         raise SettingsError(f"WEB_HOST must be a host name or address, got {host!r}")
-    return WebSettings(int(port_text), host, client_id, secret, dev_login, activity)
+    proxies = _trusted_proxies(env.get("WEB_TRUSTED_PROXIES", "").strip())
+    return WebSettings(int(port_text), host, client_id, secret, dev_login, activity, proxies)
+
+
+def _trusted_proxies(text: str) -> tuple[Network, ...]:
+    """`127.0.0.1`, `10.0.0.0/8, ::1`: the addresses and networks of the
+    operator's reverse proxies, separated by commas or spaces."""
+    networks: list[Network] = []
+    for item in filter(None, re.split(r"[,\s]+", text)):
+        try:
+            network = ipaddress.ip_network(item)
+        except ValueError as err:
+            loose = _loose_network(item)
+            hint = (f": write {loose}" if loose is not None and loose.prefixlen else
+                    ", such as 127.0.0.1 or 10.0.0.0/8")
+            raise SettingsError(f"WEB_TRUSTED_PROXIES must list the addresses or networks of "
+                                f"your reverse proxies{hint}, got {item!r}") from err
+        if network.prefixlen == 0:
+            # Every peer's header believed: anyone who reaches the port picks their address.
+            raise SettingsError(f"WEB_TRUSTED_PROXIES {item!r} trusts every address: name "
+                                "only your reverse proxies")
+        networks.append(network)
+    return tuple(networks)
+
+
+def _loose_network(item: str) -> Network | None:
+    """`10.0.0.1/8` as the network it lies in (10.0.0.0/8), if it is one."""
+    try:
+        return ipaddress.ip_network(item, strict=False)
+    except ValueError:
+        return None
 
 
 def _client(env: Mapping[str, str]) -> tuple[int | None, str | None]:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from data.bans import BAN_LENGTH, FORFEITS_FOR_BAN, WINDOW, Notice, Standing
+from data.bans import BAN_LENGTH, FORFEITS_FOR_BAN, WINDOW, Ban, Notice, Standing
 
 from .i18n import t
+from .render_refusal import with_rule
 from .render_text import timestamp
 
 
@@ -49,3 +50,12 @@ def notices_text(notices: Sequence[Notice], now: datetime, lang: str) -> str:
                            days=WINDOW.days, until=timestamp(ban.until, "f"),
                            left=timestamp(ban.until, "R")))
     return "\n".join(lines)
+
+
+def barred_text(ban: Ban, lang: str) -> str:
+    """A banned player's refusal that says it all, where no notice reaches
+    them (the web table): until when, how long that is, why, and that
+    private tables stay open; with its rule, as every refusal."""
+    text = t(lang, "ban.notice.barred", count=FORFEITS_FOR_BAN, days=WINDOW.days,
+             until=timestamp(ban.until, "f"), left=timestamp(ban.until, "R"))
+    return with_rule(text, "R19", lang)

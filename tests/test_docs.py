@@ -99,7 +99,7 @@ def test_the_readme_documents_every_command_and_option(lang: str) -> None:
 # A setting read from more than one variable of the environment.
 ENVIRONMENT = {"shards": ("SHARD_COUNT", "SHARD_IDS"),
                "web": ("WEB_PORT", "WEB_HOST", "DISCORD_CLIENT_ID", "DISCORD_CLIENT_SECRET",
-                       "WEB_DEV_LOGIN", "ACTIVITY")}
+                       "WEB_DEV_LOGIN", "ACTIVITY", "WEB_TRUSTED_PROXIES")}
 
 
 def test_the_readme_documents_every_setting() -> None:

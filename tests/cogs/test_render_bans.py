@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from cogs.i18n import t
-from cogs.render_bans import forfeit_warning, notices_text, nth
+from cogs.render_bans import barred_text, forfeit_warning, notices_text, nth
 from cogs.render_text import timestamp
 from data.bans import Ban, Notice, Standing
 
@@ -38,3 +38,15 @@ def test_a_ban_that_is_over_is_not_told_as_begun() -> None:
     assert ran_out == ""
     told = notices_text([Notice(BAN, "start")], NOW, "nl")
     assert told.startswith("⛔") and timestamp(BAN.until, "f") in told
+
+
+def test_a_barred_player_is_told_until_when_how_long_and_why() -> None:
+    english = barred_text(BAN, "en")
+    assert english.startswith(
+        f"⛔ You may not join public tables until {timestamp(BAN.until, 'f')} "
+        f"({timestamp(BAN.until, 'R')}): you forfeited 3 games within 7 days")
+    assert "Private tables are open to you" in english and "R19" in english
+    dutch = barred_text(BAN, "nl")
+    assert dutch.startswith(f"⛔ Je mag tot {timestamp(BAN.until, 'f')} "
+                            f"({timestamp(BAN.until, 'R')}) niet aan openbare tafels meedoen")
+    assert "binnen 7 dagen 3 keer op" in dutch and "R19" in dutch

@@ -23,7 +23,7 @@ from typing import Any
 from bot import ToepBot, create_bot
 from cogs.connector import discord_connector
 from cogs.ids import ButtonId, ForgedId, decode
-from config import Settings, WebSettings
+from config import Network, Settings, WebSettings
 from engine import events as ev
 from engine.game import Game, Phase
 from tables.clock import ClockSource, FakeClock
@@ -421,14 +421,16 @@ async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
                      config: TableConfig | None = None,
                      expect_logged: tuple[str, ...] = (),
                      database_url: str | None = None,
-                     web: bool = False, activity: bool = False) -> AsyncIterator[World]:
+                     web: bool = False, activity: bool = False,
+                     trusted_proxies: tuple[Network, ...] = ()) -> AsyncIterator[World]:
     """A started fake Discord and bot (on a `FakeClock` unless given another
     clock: time moves only when a test advances it), on the SQLite file
     `path / "toep.sqlite3"` or the PostgreSQL `database_url`. Afterwards: no errors
     in the fake or the bot's log (but those of the loggers `expect_logged`),
     every click answered in time, once. `web`: the web table runs too, on a
     free port, its logins exchanged at the fake's OAuth2 endpoint; `activity`:
-    and the application has an Activity, launched by "Open the table"."""
+    and the application has an Activity, launched by "Open the table";
+    `trusted_proxies`: the web table's WEB_TRUSTED_PROXIES."""
     errors = _Errors()
     root = logging.getLogger()
     root.addHandler(errors)
@@ -442,7 +444,8 @@ async def open_world(path: Path, names: tuple[str, ...] = ("anna", "bram"), *,
                           logged_errors=errors.records, database_url=database_url)
             if web or activity:
                 world.web = WebSettings(0, client_id=fake.application_id,
-                                        client_secret=fake.client_secret, activity=activity)
+                                        client_secret=fake.client_secret, activity=activity,
+                                        trusted_proxies=trusted_proxies)
             world.setup(names, locale=locale, guild_locale=guild_locale)
             await world.start()
             if isinstance(clock, FakeClock):

@@ -40,15 +40,19 @@ class Page:
         assert body["user"] == str(user.id)
         return str(body["session"])
 
-    async def open(self, session: str, channel_id: int, ticket: str = "") -> None:
-        """The websocket's hello; `ticket`: a pass the server gave earlier."""
+    async def open(self, session: str, channel_id: int, ticket: str = "",
+                   lang: str | None = None) -> None:
+        """The websocket's hello; `ticket`: a pass the server gave earlier;
+        `lang`: the page's language toggle (else the person's Discord one)."""
         self.socket = await self.http.ws_connect(f"{self.base}/ws")
-        await self.socket.send_json({"type": "hello", "session": session,
-                                     "channel": str(channel_id), "pass": ticket})
+        hello = {"type": "hello", "session": session, "channel": str(channel_id),
+                 "pass": ticket}
+        await self.socket.send_json(hello if lang is None else {**hello, "lang": lang})
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
-    async def enter(self, fake: FakeDiscord, user: User, channel_id: int) -> Page:
-        await self.open(await self.login(fake, user), channel_id)
+    async def enter(self, fake: FakeDiscord, user: User, channel_id: int,
+                    lang: str | None = None) -> Page:
+        await self.open(await self.login(fake, user), channel_id, lang=lang)
         await self.wait(lambda: self.frames or self.close_code is not None)
         return self
 

@@ -12,8 +12,12 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from cogs.i18n import t
+from cogs.render_text import timestamp
+from data import bans
 from tables.snapshot import Status
 from tests.e2e.toep_world import World, open_world
+from tests.web.banned import banned
 from tests.web.page import Page, base_url
 from tests.web.watch import Watch, marker, moved_on, next_move, replays_to_the_same_end
 
@@ -168,23 +172,40 @@ async def test_a_watcher_who_loses_sight_of_the_channel_is_cut_off(
     assert bram.close_code == 4403 and "cannot see the channel" in bram.notes[-1]["text"]
 
 
-async def test_a_banned_player_may_not_sit_down_through_the_page_either(
-        world: World, http: aiohttp.ClientSession) -> None:
-    from datetime import timedelta
-
-    from data import bans, games
-
-    assert world.bot is not None
-    db, now, bram = world.bot.db, world.bot.clock.now(), world.people["bram"]
-    for i in range(3):  # three forfeits at public tables this week: a ban (R19)
-        row = await games.create_game(db, guild_id=world.guild.id, channel_id=900 + i,
-                                      host_id=1, public=True, rules={}, seed=i, now=now)
-        await bans.record_forfeit(db, game_id=row.id, guild_id=world.guild.id,
-                                  user_id=bram.id, kind="timeout", at=now - timedelta(hours=3 - i))
-    assert await bans.active_ban(db, world.guild.id, bram.id, now) is not None
+@pytest.mark.parametrize("lang", ["en", "nl"])
+async def test_a_banned_player_is_told_at_the_page_until_when_and_why(
+        world: World, http: aiohttp.ClientSession, lang: str) -> None:
+    ban = await banned(world, "bram")
     await world.slash("anna", "toep new")  # a public table
-    page = await Page(http, base_url(world)).enter(world.fake, bram, world.channel.id)
+    bram = world.people["bram"]
+    assert world.bot is not None
+    untold = await bans.untold_for(world.bot.db, world.guild.id, bram.id)
+    assert [n.kind for n in untold] == ["start"]  # nobody told bram yet
+    page = await Page(http, base_url(world)).enter(world.fake, bram, world.channel.id, lang)
+    notice = t(lang, "ban.notice.barred", count=3, days=7, until=timestamp(ban.until, "f"),
+               left=timestamp(ban.until, "R"))
+    for _ in range(2):  # and again: the ban is still in force, so is its notice
+        await page.act("join")
+        refused = await page.note("refused")
+        assert refused["text"].startswith(notice) and "R19" in refused["text"]
+        page.notes.pop()
+    assert world.table().seat_of(bram.id) is None
+    # Told at the page, so not told again at bram's next click in Discord.
+    assert await bans.untold_for(world.bot.db, world.guild.id, bram.id) == []
+
+
+async def test_a_ban_notice_that_cannot_be_read_leaves_the_plain_refusal(
+        world: World, http: aiohttp.ClientSession, monkeypatch: pytest.MonkeyPatch) -> None:
+    ban = await banned(world, "bram")
+
+    async def broken(*args: object) -> list[bans.Notice]:
+        raise OSError("disk trouble")
+
+    monkeypatch.setattr(bans, "untold_for", broken)
+    await world.slash("anna", "toep new")
+    page = await Page(http, base_url(world)).enter(world.fake, world.people["bram"],
+                                                   world.channel.id)
     await page.act("join")
     refused = await page.note("refused")
-    assert "public tables" in refused["text"] and "R19" in refused["text"]
-    assert world.table().seat_of(bram.id) is None
+    assert refused["text"].startswith(t("en", "click.banned", until=timestamp(ban.until, "f")))
+    assert world.table().seat_of(world.people["bram"].id) is None

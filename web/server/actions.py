@@ -17,6 +17,7 @@ from tables.log_safe import log_failure
 from tables.table import GAME_VERBS, Table
 from tables.verbs import perform
 from web.server.access import Access
+from web.server.barred import tell_barred
 from web.server.viewers import Viewer
 
 if TYPE_CHECKING:
@@ -33,8 +34,7 @@ async def act(bot: ToepBot, access: Access, table: Table, viewer: Viewer,
     try:
         await _act(bot, access, table, viewer, message)
     except Refusal as err:
-        await viewer.send({"type": "refused",
-                           "text": refusal_text(err, viewer.lang, names_of(table.snapshot()))})
+        await _refused(bot, table, viewer, err)
     except TableFailure as err:  # the table logged why and put itself back
         log.warning("table %s: a click from the web table failed: %s", table.id, err)
         key = "click.not_saved" if err.storage else "click.error"
@@ -42,6 +42,14 @@ async def act(bot: ToepBot, access: Access, table: Table, viewer: Viewer,
     except Exception:  # anything else: logged (never with its text above DEBUG)
         log_failure(log, logging.ERROR, "table %s: a click from the web table failed", table.id)
         await viewer.send({"type": "refused", "text": t(viewer.lang, "click.error")})
+
+
+async def _refused(bot: ToepBot, table: Table, viewer: Viewer, err: Refusal) -> None:
+    """The refusal in the viewer's words; a ban of their own with its notice."""
+    if err.key == "banned" and await tell_barred(bot, table.row.guild_id, viewer):
+        return
+    await viewer.send({"type": "refused",
+                       "text": refusal_text(err, viewer.lang, names_of(table.snapshot()))})
 
 
 async def _act(bot: ToepBot, access: Access, table: Table, viewer: Viewer,

@@ -17,6 +17,7 @@ from cogs.i18n import catalog, lang_for_locale
 from config import WebSettings
 from web.server.access import Access
 from web.server.oauth import LoginFailed, exchange
+from web.server.remote import middleware
 from web.server.sessions import Signer, session_key
 from web.server.sockets import Sockets
 from web.server.throttle import Throttle
@@ -87,7 +88,10 @@ class WebTable:
             self._http = None
 
     def _app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY)
+        # Behind the operator's proxy, a request's `remote` is the client's address.
+        trusted = self.settings.trusted_proxies
+        app = web.Application(client_max_size=MAX_BODY,
+                              middlewares=[middleware(trusted)] if trusted else [])
         for prefix in PREFIXES:
             app.router.add_get(prefix + "/", self._index)
             app.router.add_get(prefix + "/api/config", self._config)

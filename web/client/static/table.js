@@ -26,10 +26,23 @@
   }
 
   // Discord's timestamp tags (<t:1700000000:f>), which the bot's texts share
-  // with Discord, shown in the reader's own time zone as Discord shows them.
+  // with Discord, shown in the reader's own time zone as Discord shows them:
+  // the relative style (:R) as "in 7 days", the others as a date and time.
   function plain(text) {
-    return String(text || "").replace(/<t:(\d+)(?::[tTdDfFR])?>/g,
-      (_, seconds) => new Date(Number(seconds) * 1000).toLocaleString(state.lang));
+    return String(text || "").replace(/<t:(\d+)(?::([tTdDfFR]))?>/g, (_, seconds, style) => {
+      const when = new Date(Number(seconds) * 1000);
+      return style === "R" ? fromNow(when) : when.toLocaleString(state.lang);
+    });
+  }
+
+  const UNITS = [["year", 31536000], ["month", 2592000], ["day", 86400], ["hour", 3600],
+    ["minute", 60], ["second", 1]];
+
+  function fromNow(when) {
+    const seconds = (when.getTime() - Date.now()) / 1000;
+    const [unit, size] = UNITS.find(([, length]) => Math.abs(seconds) >= length) || UNITS[5];
+    return new Intl.RelativeTimeFormat(state.lang, { numeric: "auto" })
+      .format(Math.round(seconds / size), unit);
   }
 
   function say(text) { $("message").textContent = plain(text); }
@@ -39,7 +52,9 @@
     box.textContent = plain(text);
     box.hidden = false;
     clearTimeout(state.toastTimer);
-    state.toastTimer = setTimeout(() => { box.hidden = true; }, 5000);
+    // Long enough to read: a ban's notice is a few sentences.
+    const showFor = Math.max(5000, box.textContent.length * 60);
+    state.toastTimer = setTimeout(() => { box.hidden = true; }, showFor);
   }
 
   // --- logging in --------------------------------------------------------------------
