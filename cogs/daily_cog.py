@@ -355,15 +355,22 @@ class DailyCog(commands.Cog):
         self.timer = self.bot.clock.call_at(when, self._tick)
 
     async def _tick(self) -> None:
+        owns = self.bot.settings.shards.owns
         try:
-            for closing in await self.service.close_due(self.bot.settings.shards.owns):
-                await self._post(closing)
+            closed = await self.service.close_due(owns)
+            again = await self.service.unposted(
+                owns, skip={(c.day.guild_id, c.day.day) for c in closed})
+            for closing in closed + again:
+                if await self._post(closing):
+                    await self.service.posted(closing.day)
         except Exception:
             log_failure(log, logging.ERROR, "closing the due daily days failed")
         finally:
             self._arm()
 
-    async def _post(self, closing: Closing) -> None:
+    async def _post(self, closing: Closing) -> bool:
+        """Post a closed day's results; False when Discord failed for a passing
+        reason (a 5xx, a 429, the connection), so the next tick tries again."""
         guild_id = closing.day.guild_id
         channel_id = closing.day.channel_id
         if not closing.day.tournament:
@@ -371,19 +378,27 @@ class DailyCog(commands.Cog):
         if channel_id is None or not (closing.day.tournament or closing.standing.rows):
             # A day nobody finished posts nothing: no nightly word about
             # nobody. Its seed shows on the next day's panel.
-            return
+            return True
         channel = self.bot.get_channel(channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             log.warning("guild %s: the daily channel is gone", guild_id)
-            return
+            return True
         lang = await self.bot.presenter.table_lang(guild_id)
         embed = closing_message(closing, lang).embed
         assert embed is not None
         try:
             await channel.send(embed=embed,
                                allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException:
-            log_failure(log, logging.WARNING, f"guild {guild_id}: the daily results not posted")
+        except discord.HTTPException as err:
+            passing = err.status >= 500 or err.status == 429
+            log_failure(log, logging.WARNING, f"guild {guild_id}: the daily results not posted"
+                        + ("; tried again at the next tick" if passing else ""))
+            return not passing  # a 403 or 404 stays: no use trying again
+        except (TimeoutError, OSError):  # the connection: a passing reason
+            log_failure(log, logging.WARNING, f"guild {guild_id}: the daily results not posted"
+                        "; tried again at the next tick")
+            return False
+        return True
 
 
 def _computers(lang: Lang) -> list[str]:

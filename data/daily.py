@@ -180,6 +180,21 @@ async def due_days(db: Database, now: datetime) -> list[Day]:
     return [_day(r) for r in rows]
 
 
+async def unposted_days(db: Database) -> list[Day]:
+    """Closed days whose results have not reached their channel yet, oldest first."""
+    async with db.read() as conn:
+        rows = await conn.execute_fetchall(
+            f"SELECT {_DAY_COLUMNS} FROM daily_days WHERE closed = 1 AND posted = 0"
+            " ORDER BY closes_at")
+    return [_day(r) for r in rows]
+
+
+async def mark_posted(db: Database, day: Day) -> None:
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE daily_days SET posted = 1 WHERE guild_id = ? AND day = ?",
+                           (day.guild_id, day.day))
+
+
 async def set_par(db: Database, guild_id: int, day: str, par: list[list[int]]) -> None:
     async with db.transaction() as conn:
         await conn.execute("UPDATE daily_days SET par = ? WHERE guild_id = ? AND day = ?",
@@ -294,7 +309,8 @@ async def close_day(db: Database, day: Day, ratings: Mapping[int, float]) -> boo
     False if it was closed already (by another process or call)."""
     async with db.transaction() as conn:
         changed = await conn.execute(
-            "UPDATE daily_days SET closed = 1 WHERE guild_id = ? AND day = ? AND closed = 0",
+            "UPDATE daily_days SET closed = 1, posted = 0"
+            " WHERE guild_id = ? AND day = ? AND closed = 0",
             (day.guild_id, day.day))
         if not changed:
             return False

@@ -16,7 +16,7 @@ import asyncio
 import functools
 import logging
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, time, timedelta
@@ -271,12 +271,35 @@ class Daily:
                 closed.append(closing)
         return closed
 
+    async def unposted(self, owns: Callable[[int], bool] = lambda guild_id: True,
+                       skip: Collection[tuple[int, str]] = ()) -> list[Closing]:
+        """The closed days of this process's servers whose results have not
+        reached their channel (a post that failed, a stop in between), but
+        those in `skip`: to be posted again."""
+        out = []
+        for day in await store.unposted_days(self.db):
+            if not owns(day.guild_id) or (day.guild_id, day.day) in skip:
+                continue
+            try:
+                out.append(await self._telling(day, await self.standing(day)))
+            except Exception:
+                log_failure(log, logging.ERROR,
+                            f"guild {day.guild_id}: day {day.day}'s results could not be read")
+        return out
+
+    async def posted(self, day: Day) -> None:
+        """The day's results have reached their channel, or have nowhere to go."""
+        await store.mark_posted(self.db, day)
+
     async def _close(self, day: Day) -> Closing | None:
         standing = await self.standing(day)
         ratings = await store.ratings_of(self.db, day.guild_id, list(standing.scores))
         moved = {} if day.tournament else new_ratings(standing.rows, ratings)
         if not await store.close_day(self.db, day, moved):
             return None
+        return await self._telling(day, standing)
+
+    async def _telling(self, day: Day, standing: Standing) -> Closing:
         try:
             return await self._closing(day, standing)
         except Exception:
