@@ -161,14 +161,24 @@ class ReviewPool:
         executor, self._executor = self._executor, None
         if executor is None:
             return
-        processes = list(getattr(executor, "_processes", {}).values())
+        processes = _workers(executor)
         executor.shutdown(wait=False, cancel_futures=True)
+        # A worker the executor started while it shut down is ended too.
+        processes += [p for p in _workers(executor) if p not in processes]
         for process in processes:
             process.terminate()
         await asyncio.to_thread(_join, processes)
+        # The executor's own thread joins the workers too: once it has ended,
+        # each worker's end is on record whichever thread reaped it.
+        await asyncio.to_thread(executor.shutdown, True)
         if self._progress is not None:
             self._progress.close()
             self._progress.cancel_join_thread()
+
+
+def _workers(executor: Any) -> list[Any]:
+    """The executor's worker processes (none once it has let them go)."""
+    return list((getattr(executor, "_processes", None) or {}).values())
 
 
 def _join(processes: list[Any]) -> None:
