@@ -357,10 +357,10 @@ class DailyCog(commands.Cog):
     async def _tick(self) -> None:
         owns = self.bot.settings.shards.owns
         try:
-            closed = await self.service.close_due(owns)
-            again = await self.service.unposted(
-                owns, skip={(c.day.guild_id, c.day.day) for c in closed})
-            for closing in closed + again:
+            await self.service.close_due(owns)
+            # Every closed day not yet posted, just closed or left over from a
+            # post Discord refused or a stop in between: one way to the channel.
+            for closing in await self.service.unposted(owns):
                 if await self._post(closing):
                     await self.service.posted(closing.day)
         except Exception:

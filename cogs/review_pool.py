@@ -161,10 +161,8 @@ class ReviewPool:
         executor, self._executor = self._executor, None
         if executor is None:
             return
-        processes = _workers(executor)
+        processes = list(getattr(executor, "_processes", {}).values())
         executor.shutdown(wait=False, cancel_futures=True)
-        # A worker the executor started while it shut down is ended too.
-        processes += [p for p in _workers(executor) if p not in processes]
         for process in processes:
             process.terminate()
         await asyncio.to_thread(_join, processes)
@@ -174,11 +172,6 @@ class ReviewPool:
         if self._progress is not None:
             self._progress.close()
             self._progress.cancel_join_thread()
-
-
-def _workers(executor: Any) -> list[Any]:
-    """The executor's worker processes (none once it has let them go)."""
-    return list((getattr(executor, "_processes", None) or {}).values())
 
 
 def _join(processes: list[Any]) -> None:

@@ -16,7 +16,7 @@ import asyncio
 import functools
 import logging
 import secrets
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, time, timedelta
@@ -271,14 +271,14 @@ class Daily:
                 closed.append(closing)
         return closed
 
-    async def unposted(self, owns: Callable[[int], bool] = lambda guild_id: True,
-                       skip: Collection[tuple[int, str]] = ()) -> list[Closing]:
+    async def unposted(self, owns: Callable[[int], bool] = lambda guild_id: True
+                       ) -> list[Closing]:
         """The closed days of this process's servers whose results have not
-        reached their channel (a post that failed, a stop in between), but
-        those in `skip`: to be posted again."""
+        reached their channel yet (just closed, a post that failed, a stop in
+        between): to be posted."""
         out = []
         for day in await store.unposted_days(self.db):
-            if not owns(day.guild_id) or (day.guild_id, day.day) in skip:
+            if not owns(day.guild_id):
                 continue
             try:
                 out.append(await self._telling(day, await self.standing(day)))
